@@ -1,0 +1,1 @@
+//! `xq-engine`: Xiangqi board, legal move generation, rules judge, search and protocols.

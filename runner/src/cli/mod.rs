@@ -1,0 +1,38 @@
+//! The command line of `xq-runner`: one module per subcommand.
+//!
+//! Every subcommand returns an [`ExitCode`](std::process::ExitCode)-like
+//! number following the contract in README: 0 finished, 1 H0 / regression,
+//! 2 bad input, 3 no verdict, 4 aborted.
+
+use clap::{Parser, Subcommand};
+
+/// Command-line interface of `xq-runner`.
+#[derive(Debug, Parser)]
+#[command(name = "xq-runner", version, about = "Tournament and regression harness for Xiangqi engines")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {}
+
+/// Exit codes shared by every subcommand (see README, "Exit codes").
+pub mod exit {
+    /// Finished; for SPRT: H1 accepted.
+    pub const OK: u8 = 0;
+    /// SPRT H0 accepted, or the regression gate failed.
+    pub const H0: u8 = 1;
+    /// Bad config or usage; nothing was started.
+    pub const USAGE: u8 = 2;
+    /// Finished without a verdict.
+    pub const NO_VERDICT: u8 = 3;
+    /// Aborted: too many engine faults, or interrupted.
+    pub const ABORTED: u8 = 4;
+}
+
+/// Runs the parsed command and returns the process exit code.
+pub fn dispatch(cli: Cli) -> u8 {
+    match cli.command {}
+}

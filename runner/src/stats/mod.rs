@@ -1,0 +1,1 @@
+//! Statistics: Elo, nElo, LOS, pentanomial and trinomial counts, GSPRT, rating lists.
