@@ -1,1 +1,8 @@
 //! `xq-engine`: Xiangqi board, legal move generation, rules judge, search and protocols.
+//!
+//! The runner (`xq-runner`) uses [`board`], [`movegen`], [`rules`] and [`notation`]; the
+//! engine binary adds [`eval`], [`search`] and [`protocol`].
+
+pub mod board;
+pub mod eval;
+pub mod movegen;

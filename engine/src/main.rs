@@ -1,1 +1,70 @@
-fn main() {}
+//! The `xq-engine` binary: a UCCI/UCI engine on stdin/stdout, plus `perft` and `bench`.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use xq_engine::board::{Position, START_FEN};
+use xq_engine::movegen::{perft, perft_divide};
+
+const USAGE: &str = "usage: xq-engine                      (UCCI or UCI on stdin/stdout)
+       xq-engine perft <depth> [--fen <FEN>] [--divide]
+       xq-engine bench [--depth <D>]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None => Ok(()),
+        Some("perft") => run_perft(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_perft(args: &[String]) -> Result<(), String> {
+    let mut depth = None;
+    let mut fen = START_FEN.to_owned();
+    let mut divide = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--fen" => fen = rest.next().ok_or("--fen needs a FEN")?.clone(),
+            "--divide" => divide = true,
+            text => {
+                let d: u32 = text
+                    .parse()
+                    .map_err(|_| format!("depth `{text}` is not a number"))?;
+                depth = Some(d);
+            }
+        }
+    }
+    let depth = depth.ok_or("perft needs a depth")?;
+    let mut pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let start = Instant::now();
+    let nodes = if divide {
+        let split = perft_divide(&mut pos, depth);
+        for (m, n) in &split {
+            println!("{m}: {n}");
+        }
+        split.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&mut pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
+    println!("nodes {nodes}");
+    Ok(())
+}

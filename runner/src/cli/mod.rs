@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand};
 
 /// Command-line interface of `xq-runner`.
 #[derive(Debug, Parser)]
-#[command(name = "xq-runner", version, about = "Tournament and regression harness for Xiangqi engines")]
+#[command(
+    name = "xq-runner",
+    version,
+    about = "Tournament and regression harness for Xiangqi engines"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

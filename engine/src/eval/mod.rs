@@ -1,0 +1,3 @@
+//! Evaluation: levels 0..6 of knowledge (see DESIGN.md), one module per term.
+
+pub mod psqt;

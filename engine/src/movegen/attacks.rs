@@ -1,0 +1,224 @@
+//! Attacks of every piece kind, and "is this king attacked" for any occupancy.
+
+use super::tables::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
+    PAWN_STEPS, RAYS,
+};
+use crate::board::{BitBoard, Color, PieceKind, Position, Square};
+
+/// The first blocker on ray `dir` from a square, given the blockers on that ray.
+#[inline(always)]
+fn first_on_ray(dir: usize, blockers: u128) -> usize {
+    if dir < 2 {
+        blockers.trailing_zeros() as usize
+    } else {
+        127 - blockers.leading_zeros() as usize
+    }
+}
+
+/// Squares a rook on `sq` attacks: every empty point up to and including the first
+/// blocker in each direction.
+#[must_use]
+#[inline]
+pub fn rook_attacks(sq: Square, occ: BitBoard) -> BitBoard {
+    let mut attacks = 0u128;
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let ray = rays[sq.index()].0;
+        let blockers = ray & occ.0;
+        attacks |= if blockers == 0 {
+            ray
+        } else {
+            ray ^ RAYS[dir][first_on_ray(dir, blockers)].0
+        };
+    }
+    BitBoard(attacks)
+}
+
+/// A cannon's moves from `sq`: the empty points it slides to, and the points it can
+/// capture on (the first piece behind exactly one screen, of either colour).
+#[must_use]
+#[inline]
+pub fn cannon_moves(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
+    let (mut quiet, mut captures) = (0u128, 0u128);
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let ray = rays[sq.index()].0;
+        let blockers = ray & occ.0;
+        if blockers == 0 {
+            quiet |= ray;
+            continue;
+        }
+        let screen = first_on_ray(dir, blockers);
+        quiet |= ray ^ RAYS[dir][screen].0 ^ (1u128 << screen);
+        let beyond = RAYS[dir][screen].0 & occ.0;
+        if beyond != 0 {
+            captures |= 1u128 << first_on_ray(dir, beyond);
+        }
+    }
+    (BitBoard(quiet), BitBoard(captures))
+}
+
+/// Points a horse on `sq` reaches, legs taken into account.
+#[must_use]
+#[inline]
+pub fn horse_attacks(sq: Square, occ: BitBoard) -> BitBoard {
+    blockable(&HORSE_STEPS[sq.index()], occ)
+}
+
+/// Points an elephant on `sq` reaches, eyes taken into account (never across the river).
+#[must_use]
+#[inline]
+pub fn elephant_attacks(sq: Square, occ: BitBoard) -> BitBoard {
+    blockable(&ELEPHANT_STEPS[sq.index()], occ)
+}
+
+#[inline(always)]
+fn blockable(steps: &[super::tables::BlockableStep; 4], occ: BitBoard) -> BitBoard {
+    let mut out = BitBoard::EMPTY;
+    for step in steps {
+        if !occ.has(step.block) {
+            out |= step.targets;
+        }
+    }
+    out
+}
+
+/// Every point a piece of this kind and colour on `sq` moves to or captures on,
+/// ignoring whose pieces stand there (mask with the mover's own pieces).
+#[must_use]
+#[inline]
+pub fn piece_attacks(kind: PieceKind, color: Color, sq: Square, occ: BitBoard) -> BitBoard {
+    match kind {
+        PieceKind::King => KING_STEPS[sq.index()],
+        PieceKind::Advisor => ADVISOR_STEPS[sq.index()],
+        PieceKind::Elephant => elephant_attacks(sq, occ),
+        PieceKind::Horse => horse_attacks(sq, occ),
+        PieceKind::Rook => rook_attacks(sq, occ),
+        PieceKind::Cannon => {
+            let (quiet, captures) = cannon_moves(sq, occ);
+            quiet | captures
+        }
+        PieceKind::Pawn => PAWN_STEPS[color.index()][sq.index()],
+    }
+}
+
+/// The pieces of one side that can give check, as sets.
+#[derive(Clone, Copy, Debug)]
+pub struct Attackers {
+    /// Rooks, plus the king: facing kings attack each other along the file like rooks.
+    pub rook_like: BitBoard,
+    pub cannons: BitBoard,
+    pub horses: BitBoard,
+    pub pawns: BitBoard,
+    /// The colour of these pieces (pawns attack forward for it).
+    pub color: Color,
+}
+
+impl Attackers {
+    /// The attacking pieces of `color` in a position.
+    #[must_use]
+    #[inline]
+    pub fn of(pos: &Position, color: Color) -> Attackers {
+        Attackers {
+            rook_like: pos.pieces_of(color, PieceKind::Rook)
+                | pos.pieces_of(color, PieceKind::King),
+            cannons: pos.pieces_of(color, PieceKind::Cannon),
+            horses: pos.pieces_of(color, PieceKind::Horse),
+            pawns: pos.pieces_of(color, PieceKind::Pawn),
+            color,
+        }
+    }
+
+    /// The same pieces without those on `gone` (captured).
+    #[must_use]
+    #[inline]
+    pub fn without(self, gone: BitBoard) -> Attackers {
+        let keep = !gone;
+        Attackers {
+            rook_like: self.rook_like & keep,
+            cannons: self.cannons & keep,
+            horses: self.horses & keep,
+            pawns: self.pawns & keep,
+            color: self.color,
+        }
+    }
+}
+
+/// The pieces among `by` that attack the king square `k` with occupancy `occ`.
+/// Rook-like pieces attack along lines, cannons over one screen, horses past a free leg,
+/// pawns by their steps. Advisors and elephants never reach the other palace.
+#[must_use]
+#[inline]
+pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
+    let mut found = PAWN_ATTACKERS[by.color.index()][k.index()] & by.pawns;
+    for step in &HORSE_ATTACKERS[k.index()] {
+        if !occ.has(step.block) {
+            found |= step.targets & by.horses;
+        }
+    }
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let blockers = rays[k.index()].0 & occ.0;
+        if blockers == 0 {
+            continue;
+        }
+        let first = first_on_ray(dir, blockers);
+        found.0 |= (1u128 << first) & by.rook_like.0;
+        let beyond = RAYS[dir][first].0 & occ.0;
+        if beyond != 0 {
+            found.0 |= (1u128 << first_on_ray(dir, beyond)) & by.cannons.0;
+        }
+    }
+    found
+}
+
+/// Whether the king of `color` is attacked in this position (whoever is to move).
+#[must_use]
+pub fn is_attacked_king(pos: &Position, color: Color) -> bool {
+    king_attackers(pos.king(color), pos.occupied(), &Attackers::of(pos, !color)).any()
+}
+
+/// The pieces giving check to the side to move.
+#[must_use]
+#[inline]
+pub fn checkers(pos: &Position) -> BitBoard {
+    let us = pos.side_to_move();
+    king_attackers(pos.king(us), pos.occupied(), &Attackers::of(pos, !us))
+}
+
+/// Whether the side to move is in check.
+#[must_use]
+#[inline]
+pub fn in_check(pos: &Position) -> bool {
+    checkers(pos).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).expect("square")
+    }
+
+    #[test]
+    fn cannon_needs_exactly_one_screen() {
+        let occ = BitBoard::EMPTY
+            .with(sq("e2"))
+            .with(sq("e5"))
+            .with(sq("e7"))
+            .with(sq("e9"));
+        let (quiet, captures) = cannon_moves(sq("e2"), occ);
+        assert_eq!(captures, BitBoard::EMPTY.with(sq("e7")));
+        assert!(quiet.has(sq("e3")) && quiet.has(sq("e4")) && !quiet.has(sq("e5")));
+        assert!(quiet.has(sq("a2")) && quiet.has(sq("e0")));
+        assert_eq!(rook_attacks(sq("e2"), occ).count(), 8 + 2 + 3);
+    }
+
+    #[test]
+    fn kings_facing_on_an_open_file_attack_each_other() {
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w").expect("fen");
+        assert!(!in_check(&pos));
+        let occ = pos.occupied().without(sq("d0")).with(sq("e0"));
+        let red = Attackers::of(&pos, Color::Black);
+        assert!(king_attackers(sq("e0"), occ, &red).has(sq("e9")));
+    }
+}
