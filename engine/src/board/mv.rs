@@ -15,7 +15,7 @@ use thiserror::Error;
 use super::Square;
 
 /// A move in coordinate form; legality depends on a position.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Move(NonZeroU16);
 
 const MARK: u16 = 1 << 15;
