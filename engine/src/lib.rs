@@ -6,3 +6,4 @@
 pub mod board;
 pub mod eval;
 pub mod movegen;
+pub mod notation;
