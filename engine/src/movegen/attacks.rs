@@ -170,6 +170,27 @@ pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
     found
 }
 
+/// The pieces of `by` that attack `sq` (could capture a piece standing there) with
+/// occupancy `occ`. Unlike [`king_attackers`], this is for any square: the king attacks
+/// only its palace neighbours, advisors and elephants count too.
+#[must_use]
+#[inline]
+pub fn attackers_to(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> BitBoard {
+    let piece = |kind: PieceKind| pos.pieces_of(by, kind) & occ;
+    let mut found = PAWN_ATTACKERS[by.index()][sq.index()] & piece(PieceKind::Pawn);
+    found |= KING_STEPS[sq.index()] & piece(PieceKind::King);
+    found |= ADVISOR_STEPS[sq.index()] & piece(PieceKind::Advisor);
+    found |= elephant_attacks(sq, occ) & piece(PieceKind::Elephant);
+    for step in &HORSE_ATTACKERS[sq.index()] {
+        if !occ.has(step.block) {
+            found |= step.targets & piece(PieceKind::Horse);
+        }
+    }
+    found |= rook_attacks(sq, occ) & piece(PieceKind::Rook);
+    found |= cannon_moves(sq, occ).1 & piece(PieceKind::Cannon);
+    found
+}
+
 /// Whether the king of `color` is attacked in this position (whoever is to move).
 #[must_use]
 pub fn is_attacked_king(pos: &Position, color: Color) -> bool {

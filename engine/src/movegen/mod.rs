@@ -7,7 +7,7 @@ mod perft;
 pub mod tables;
 
 pub use attacks::{
-    cannon_moves, checkers, elephant_attacks, horse_attacks, in_check, is_attacked_king,
+    attackers_to, cannon_moves, checkers, elephant_attacks, horse_attacks, in_check, is_attacked_king,
     king_attackers, piece_attacks, rook_attacks, Attackers,
 };
 pub use legal::{count_legal, gives_check, has_legal_move, is_legal, legal_captures, legal_moves};
