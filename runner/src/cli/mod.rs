@@ -6,9 +6,15 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod stats;
+
 /// Command-line interface of `xq-runner`.
 #[derive(Debug, Parser)]
-#[command(name = "xq-runner", version, about = "Tournament and regression harness for Xiangqi engines")]
+#[command(
+    name = "xq-runner",
+    version,
+    about = "Tournament and regression harness for Xiangqi engines"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -16,7 +22,10 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Elo, nElo, LOS and the SPRT state from pentanomial or trinomial counts.
+    Stats(stats::StatsArgs),
+}
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
 pub mod exit {
@@ -34,5 +43,7 @@ pub mod exit {
 
 /// Runs the parsed command and returns the process exit code.
 pub fn dispatch(cli: Cli) -> u8 {
-    match cli.command {}
+    match cli.command {
+        Command::Stats(args) => stats::run(&args),
+    }
 }
