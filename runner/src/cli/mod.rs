@@ -6,6 +6,8 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod stats;
+
 /// Command-line interface of `xq-runner`.
 #[derive(Debug, Parser)]
 #[command(
@@ -20,7 +22,10 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Elo, nElo, LOS and the SPRT state from pentanomial or trinomial counts.
+    Stats(stats::StatsArgs),
+}
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
 pub mod exit {
@@ -38,5 +43,7 @@ pub mod exit {
 
 /// Runs the parsed command and returns the process exit code.
 pub fn dispatch(cli: Cli) -> u8 {
-    match cli.command {}
+    match cli.command {
+        Command::Stats(args) => stats::run(&args),
+    }
 }
