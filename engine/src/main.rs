@@ -8,13 +8,17 @@ use xq_engine::movegen::{perft, perft_divide};
 
 const USAGE: &str = "usage: xq-engine                      (UCCI or UCI on stdin/stdout)
        xq-engine perft <depth> [--fen <FEN>] [--divide]
-       xq-engine bench [--depth <D>]";
+       xq-engine bench [--depth <D>] [--level <0-6>]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        None => Ok(()),
+        None => {
+            xq_engine::protocol::run(std::io::stdin().lock(), Box::new(std::io::stdout()));
+            Ok(())
+        }
         Some("perft") => run_perft(&args[1..]),
+        Some("bench") => run_bench(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -28,6 +32,52 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_bench(args: &[String]) -> Result<(), String> {
+    let mut depth = xq_engine::bench::DEFAULT_DEPTH;
+    let mut level = xq_engine::eval::MAX_LEVEL;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = |name: &str| -> Result<String, String> {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            "--depth" => {
+                let text = value("--depth")?;
+                depth = text
+                    .parse()
+                    .map_err(|_| format!("depth `{text}` is not a number"))?;
+                if !(1..=64).contains(&depth) {
+                    return Err(format!("depth {depth} is outside 1..64"));
+                }
+            }
+            "--level" => {
+                let text = value("--level")?;
+                level = text
+                    .parse()
+                    .map_err(|_| format!("level `{text}` is not a number"))?;
+                if level > xq_engine::eval::MAX_LEVEL {
+                    return Err(format!(
+                        "level {level} is outside 0..{}",
+                        xq_engine::eval::MAX_LEVEL
+                    ));
+                }
+            }
+            other => return Err(format!("unknown bench argument `{other}`")),
+        }
+    }
+    let result = xq_engine::bench::run(depth, level, &mut |index, fen, nodes| {
+        eprintln!("position {index:2} {nodes:10} nodes  {fen}");
+    });
+    eprintln!(
+        "depth {depth}, eval level {level}, {:.3} s",
+        result.time.as_secs_f64()
+    );
+    println!("{} nodes {} nps", result.nodes, result.nps());
+    Ok(())
 }
 
 fn run_perft(args: &[String]) -> Result<(), String> {

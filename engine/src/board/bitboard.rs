@@ -71,7 +71,7 @@ impl BitBoard {
         if self.0 == 0 {
             None
         } else {
-            Square::new(self.0.trailing_zeros() as u8)
+            Some(Square::from_index_trusted(self.0.trailing_zeros() as u8))
         }
     }
 
@@ -81,7 +81,9 @@ impl BitBoard {
         if self.0 == 0 {
             None
         } else {
-            Square::new((127 - self.0.leading_zeros()) as u8)
+            Some(Square::from_index_trusted(
+                (127 - self.0.leading_zeros()) as u8,
+            ))
         }
     }
 
@@ -124,7 +126,8 @@ impl Iterator for BitIter {
         }
         let index = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
-        Square::new(index)
+        // Bits of a board mask are below 90.
+        Some(Square::from_index_trusted(index))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

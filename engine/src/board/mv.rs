@@ -77,20 +77,15 @@ impl Move {
     #[must_use]
     #[inline]
     pub const fn from(self) -> Square {
-        match Square::new((self.0.get() & 0x7f) as u8) {
-            Some(sq) => sq,
-            None => Square::ALL[0],
-        }
+        // Every constructor stores squares below 90.
+        Square::from_index_trusted((self.0.get() & 0x7f) as u8)
     }
 
     /// The square the piece reaches.
     #[must_use]
     #[inline]
     pub const fn to(self) -> Square {
-        match Square::new(((self.0.get() >> 7) & 0x7f) as u8) {
-            Some(sq) => sq,
-            None => Square::ALL[0],
-        }
+        Square::from_index_trusted(((self.0.get() >> 7) & 0x7f) as u8)
     }
 
     /// The same move seen in the top-bottom flipped board.

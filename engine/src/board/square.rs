@@ -100,6 +100,15 @@ impl Square {
         }
     }
 
+    /// The square with an index the caller knows is below 90 (a set bit of a board mask,
+    /// a field of a packed move). A wrong index cannot cause undefined behaviour, only a
+    /// panic when the square indexes a table.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) const fn from_index_trusted(index: u8) -> Square {
+        Square(index)
+    }
+
     /// The square of a file and rank.
     #[must_use]
     pub const fn from_coords(file: File, rank: Rank) -> Square {

@@ -26,7 +26,9 @@ impl Evaluator {
     /// The evaluator of a level; levels above [`MAX_LEVEL`] are clamped to it.
     #[must_use]
     pub fn new(level: u8) -> Evaluator {
-        Evaluator { level: level.min(MAX_LEVEL) }
+        Evaluator {
+            level: level.min(MAX_LEVEL),
+        }
     }
 
     /// The level in use.

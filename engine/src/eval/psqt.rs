@@ -163,8 +163,16 @@ mod tests {
     fn tables_are_left_right_symmetric_and_black_mirrors_red() {
         for piece in Piece::ALL {
             for sq in Square::ALL {
-                assert_eq!(placement(piece, sq), placement(piece, sq.mirror()), "{piece:?} {sq}");
-                assert_eq!(placement(piece, sq), placement(piece.flip_color(), sq.flip()), "{piece:?} {sq}");
+                assert_eq!(
+                    placement(piece, sq),
+                    placement(piece, sq.mirror()),
+                    "{piece:?} {sq}"
+                );
+                assert_eq!(
+                    placement(piece, sq),
+                    placement(piece.flip_color(), sq.flip()),
+                    "{piece:?} {sq}"
+                );
             }
         }
     }
@@ -177,6 +185,9 @@ mod tests {
         assert!(placement(Piece::RedPawn, sq("e6")) > placement(Piece::RedPawn, sq("e3")));
         assert!(placement(Piece::BlackPawn, sq("e3")) > placement(Piece::BlackPawn, sq("e6")));
         // The corrected rook cell (c3) equals its mirror (g3).
-        assert_eq!(placement(Piece::RedRook, sq("c3")), PLACEMENT_SCALE * (200 - 150));
+        assert_eq!(
+            placement(Piece::RedRook, sq("c3")),
+            PLACEMENT_SCALE * (200 - 150)
+        );
     }
 }

@@ -22,8 +22,10 @@ use super::movelist::MoveList;
 use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_STEPS, RAYS};
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 
-/// Per-position facts for the legality filter.
-struct LegalFilter {
+/// Per-position facts for the legality filter. Computed once per position, it serves
+/// every generation of that position (captures first, quiet moves later).
+#[derive(Clone, Debug)]
+pub struct LegalFilter {
     king: Square,
     occ: BitBoard,
     enemy: Attackers,
@@ -42,8 +44,9 @@ impl LegalFilter {
     ///   capture on `t` leaves the occupancy of `t` unchanged;
     /// - a horse leg empties: `f` was that leg (pinned);
     /// - pawns are not blocked by anything.
+    #[must_use]
     #[inline]
-    fn new(pos: &Position) -> LegalFilter {
+    pub fn new(pos: &Position) -> LegalFilter {
         let us = pos.side_to_move();
         let king = pos.king(us);
         let occ = pos.occupied();
@@ -128,7 +131,7 @@ fn pop_first(dir: usize, blockers: &mut u128) -> Option<Square> {
         127 - blockers.leading_zeros()
     };
     *blockers &= !(1u128 << index);
-    Square::new(index as u8)
+    Some(Square::from_index_trusted(index as u8))
 }
 
 /// Where generated moves go: a list, or just a count.
@@ -185,48 +188,60 @@ fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &m
     }
 }
 
-/// Generates legal moves whose target is in `allowed` (all non-own points, or enemy
-/// pieces only for captures).
+/// Which legal moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    All,
+    Captures,
+    Quiets,
+}
+
+/// Generates the legal moves of one kind.
 #[inline(always)]
-fn generate<S: Sink>(pos: &Position, captures_only: bool, sink: &mut S) {
+fn generate<S: Sink>(pos: &Position, kind: Kind, sink: &mut S) {
+    generate_filtered(pos, &LegalFilter::new(pos), kind, sink);
+}
+
+/// Generates the legal moves of one kind with a filter computed for this position.
+#[inline(always)]
+fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, sink: &mut S) {
     let us = pos.side_to_move();
-    let filter = LegalFilter::new(pos);
     let occ = filter.occ;
     let enemy_pieces = pos.color_bb(!us);
-    let allowed = if captures_only {
-        enemy_pieces
-    } else {
-        !pos.color_bb(us)
+    let allowed = match kind {
+        Kind::All => !pos.color_bb(us),
+        Kind::Captures => enemy_pieces,
+        Kind::Quiets => !occ,
     };
 
     for from in pos.pieces_of(us, PieceKind::Rook) {
-        emit(&filter, from, rook_attacks(from, occ) & allowed, sink);
+        emit(filter, from, rook_attacks(from, occ) & allowed, sink);
     }
     for from in pos.pieces_of(us, PieceKind::Cannon) {
         let (quiet, captures) = cannon_moves(from, occ);
-        let targets = if captures_only {
-            captures & enemy_pieces
-        } else {
-            quiet | captures & enemy_pieces
+        let targets = match kind {
+            Kind::All => quiet | captures & enemy_pieces,
+            Kind::Captures => captures & enemy_pieces,
+            Kind::Quiets => quiet,
         };
-        emit(&filter, from, targets, sink);
+        emit(filter, from, targets, sink);
     }
     for from in pos.pieces_of(us, PieceKind::Horse) {
-        emit(&filter, from, horse_attacks(from, occ) & allowed, sink);
+        emit(filter, from, horse_attacks(from, occ) & allowed, sink);
     }
     for from in pos.pieces_of(us, PieceKind::Pawn) {
         emit(
-            &filter,
+            filter,
             from,
             PAWN_STEPS[us.index()][from.index()] & allowed,
             sink,
         );
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
-        emit(&filter, from, elephant_attacks(from, occ) & allowed, sink);
+        emit(filter, from, elephant_attacks(from, occ) & allowed, sink);
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
-        emit(&filter, from, ADVISOR_STEPS[from.index()] & allowed, sink);
+        emit(filter, from, ADVISOR_STEPS[from.index()] & allowed, sink);
     }
     let king = filter.king;
     for to in KING_STEPS[king.index()] & allowed {
@@ -236,11 +251,26 @@ fn generate<S: Sink>(pos: &Position, captures_only: bool, sink: &mut S) {
     }
 }
 
+/// Replaces the contents of `list` with the legal moves of one kind (for callers that
+/// keep their lists between positions).
+#[inline]
+pub fn generate_into(pos: &Position, kind: Kind, list: &mut MoveList) {
+    list.clear();
+    generate(pos, kind, list);
+}
+
+/// Like [`generate_into`], reusing a [`LegalFilter`] made for this very position.
+#[inline]
+pub fn generate_with(pos: &Position, filter: &LegalFilter, kind: Kind, list: &mut MoveList) {
+    list.clear();
+    generate_filtered(pos, filter, kind, list);
+}
+
 /// All legal moves of the side to move.
 #[must_use]
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, false, &mut list);
+    generate(pos, Kind::All, &mut list);
     list
 }
 
@@ -248,7 +278,15 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 #[must_use]
 pub fn legal_captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, true, &mut list);
+    generate(pos, Kind::Captures, &mut list);
+    list
+}
+
+/// The legal moves that capture nothing: [`legal_moves`] minus [`legal_captures`].
+#[must_use]
+pub fn legal_quiets(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(pos, Kind::Quiets, &mut list);
     list
 }
 
@@ -256,7 +294,7 @@ pub fn legal_captures(pos: &Position) -> MoveList {
 #[must_use]
 pub fn count_legal(pos: &Position) -> usize {
     let mut counter = Counter(0);
-    generate(pos, false, &mut counter);
+    generate(pos, Kind::All, &mut counter);
     counter.0
 }
 
@@ -299,12 +337,22 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
 
 /// Whether the legal move `m` gives check.
 #[must_use]
+#[inline]
 pub fn gives_check(pos: &Position, m: Move) -> bool {
     let us = pos.side_to_move();
     let (from, to) = (m.from(), m.to());
+    let king = pos.king(!us);
+    // A move far from the enemy king can neither attack it nor open a line to it.
+    let relevant = super::tables::CHECK_RELEVANT[us.index()][king.index()];
+    if !relevant.has(from) && !relevant.has(to) {
+        return false;
+    }
     let Some(piece) = pos.piece_at(from) else {
         return false;
     };
+    if !super::tables::LINES_AND_LEGS[king.index()].has(from) {
+        return checks_from_off_line(pos, piece.kind(), to, king);
+    }
     let moved = BitBoard::from_square(from) | BitBoard::from_square(to);
     let mut ours = Attackers::of(pos, us);
     match piece.kind() {
@@ -315,5 +363,61 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
         PieceKind::Advisor | PieceKind::Elephant => {}
     }
     let occ = pos.occupied().without(from).with(to);
-    king_attackers(pos.king(!us), occ, &ours).any()
+    king_attackers(king, occ, &ours).any()
+}
+
+/// `gives_check` for a move whose start square is on no line and no horse leg of the
+/// enemy king: leaving it changes no attack, so only the piece arriving on `to` can
+/// check, directly or by becoming the screen of one of our cannons.
+#[inline]
+fn checks_from_off_line(pos: &Position, kind: PieceKind, to: Square, king: Square) -> bool {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let direct = match kind {
+        PieceKind::Horse => horse_attacks(to, occ).has(king),
+        PieceKind::Pawn => PAWN_STEPS[us.index()][to.index()].has(king),
+        PieceKind::Advisor
+        | PieceKind::Elephant
+        | PieceKind::Rook
+        | PieceKind::Cannon
+        | PieceKind::King => false,
+    };
+    if direct {
+        return true;
+    }
+    let Some(dir) = direction(king, to) else {
+        return false;
+    };
+    let between = RAYS[dir][king.index()] ^ RAYS[dir][to.index()] ^ BitBoard::from_square(to);
+    let pieces_between = (between & occ).count();
+    match kind {
+        PieceKind::Rook if pieces_between == 0 => return true,
+        PieceKind::King if pieces_between == 0 && king.file() == to.file() => return true,
+        PieceKind::Cannon if pieces_between == 1 => return true,
+        _ => {}
+    }
+    // A piece landing on an empty point between the king and our cannon, alone there.
+    if occ.has(to) || pieces_between != 0 {
+        return false;
+    }
+    let beyond = RAYS[dir][to.index()] & occ;
+    let first = if dir < 2 {
+        beyond.first()
+    } else {
+        beyond.last()
+    };
+    first.is_some_and(|sq| pos.pieces_of(us, PieceKind::Cannon).has(sq))
+}
+
+/// The ray direction (N, E, S, W as in the tables) from `from` towards `to` when they
+/// share a file or a rank.
+#[inline]
+fn direction(from: Square, to: Square) -> Option<usize> {
+    if from.file() == to.file() {
+        Some(if to.rank() > from.rank() { 0 } else { 2 })
+    } else if from.rank() == to.rank() {
+        Some(if to.file() > from.file() { 1 } else { 3 })
+    } else {
+        None
+    }
 }

@@ -7,9 +7,12 @@ mod perft;
 pub mod tables;
 
 pub use attacks::{
-    attackers_to, cannon_moves, checkers, elephant_attacks, horse_attacks, in_check, is_attacked_king,
-    king_attackers, piece_attacks, rook_attacks, Attackers,
+    attackers_to, cannon_moves, checkers, elephant_attacks, horse_attacks, in_check,
+    is_attacked_king, king_attackers, piece_attacks, rook_attacks, Attackers,
 };
-pub use legal::{count_legal, gives_check, has_legal_move, is_legal, legal_captures, legal_moves};
+pub use legal::{
+    count_legal, generate_into, generate_with, gives_check, has_legal_move, is_legal,
+    legal_captures, legal_moves, legal_quiets, Kind as GenKind, LegalFilter,
+};
 pub use movelist::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};

@@ -4,9 +4,9 @@ use std::ops::Deref;
 
 use crate::board::{Move, Square};
 
-/// More than the most moves any legal Xiangqi position has (the known maximum is
-/// about 120 pseudo-legal moves: two rooks and two cannons with 17 each, and the rest).
-pub const MAX_MOVES: usize = 160;
+/// More than the most moves any Xiangqi position has: two rooks and two cannons with 17
+/// each, two horses with 8, the king 4, advisors 5, elephants 8, five pawns 3 = 116.
+pub const MAX_MOVES: usize = 128;
 
 /// A list of moves, filled by the generator without heap allocation.
 #[derive(Clone)]
@@ -35,6 +35,18 @@ impl MoveList {
             self.moves[self.len] = m;
             self.len += 1;
         }
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps the first `len` moves.
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
     }
 
     /// The moves as a mutable slice (for sorting).

@@ -225,6 +225,55 @@ pub const PAWN_ATTACKERS: [[BitBoard; Square::COUNT]; 2] = {
     table
 };
 
+/// The file and rank through a square and its four diagonal neighbours: the only
+/// squares whose emptying can open an attack on a king there (lines for rooks, cannons
+/// and the facing king; diagonal neighbours are the legs of horses aimed at it).
+pub const LINES_AND_LEGS: [BitBoard; Square::COUNT] = {
+    let mut table = [BitBoard::EMPTY; Square::COUNT];
+    let mut k = 0;
+    while k < Square::COUNT {
+        let mut bits = RAYS[0][k].0 | RAYS[1][k].0 | RAYS[2][k].0 | RAYS[3][k].0;
+        let mut d = 0;
+        while d < 4 {
+            if let Some(leg) = Square::ALL[k].offset(DIAGONAL[d].0, DIAGONAL[d].1) {
+                bits |= bb(leg);
+            }
+            d += 1;
+        }
+        table[k] = BitBoard(bits);
+        k += 1;
+    }
+    table
+};
+
+/// Squares where a move must start or end to possibly give check to a king of the other
+/// colour on a square: `CHECK_RELEVANT[attacker colour][king square]`. They are the king's
+/// file and rank (rooks, cannons, screens, facing kings), the horse squares around it and
+/// their legs, and the squares from which the attacker's pawns reach it.
+pub const CHECK_RELEVANT: [[BitBoard; Square::COUNT]; 2] = {
+    let mut table = [[BitBoard::EMPTY; Square::COUNT]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < Square::COUNT {
+            let mut bits = PAWN_ATTACKERS[c][k].0;
+            let mut d = 0;
+            while d < 4 {
+                bits |= RAYS[d][k].0;
+                let step = HORSE_ATTACKERS[k][d];
+                if step.targets.0 != 0 {
+                    bits |= step.targets.0 | 1u128 << step.block.index();
+                }
+                d += 1;
+            }
+            table[c][k] = BitBoard(bits);
+            k += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,13 +59,16 @@ impl TranspositionTable {
     #[must_use]
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) << 20) / size_of::<Cluster>();
-        TranspositionTable { clusters: vec![Cluster::default(); count.max(1)], generation: 0 }
+        TranspositionTable {
+            clusters: vec![Cluster::default(); count.max(1)],
+            generation: 0,
+        }
     }
 
     /// Size in MiB.
     #[must_use]
     pub fn megabytes(&self) -> usize {
-        self.clusters.len() * size_of::<Cluster>() >> 20
+        (self.clusters.len() * size_of::<Cluster>()) >> 20
     }
 
     /// Forgets everything (new game).
@@ -90,7 +93,10 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let cluster = &self.clusters[self.index(key)];
-        let entry = cluster.entries.iter().find(|e| e.key == key && e.gen_bound & 3 != 0)?;
+        let entry = cluster
+            .entries
+            .iter()
+            .find(|e| e.key == key && e.gen_bound & 3 != 0)?;
         let bound = match entry.gen_bound & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,
@@ -107,7 +113,15 @@ impl TranspositionTable {
 
     /// Stores a result. `score` must already be in table form (`score::to_tt`).
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let generation = self.generation;
         let index = self.index(key);
         let cluster = &mut self.clusters[index];
@@ -127,7 +141,11 @@ impl TranspositionTable {
         };
         let old = cluster.entries[slot];
         // Keep a deeper result of the same position unless the new one is exact or the old is stale.
-        if old.key == key && bound != Bound::Exact && depth + 2 < i32::from(old.depth) && age(&old) == 0 {
+        if old.key == key
+            && bound != Bound::Exact
+            && depth + 2 < i32::from(old.depth)
+            && age(&old) == 0
+        {
             return;
         }
         let mv_bits = match mv {
@@ -168,7 +186,10 @@ mod tests {
         let m = Move::parse("h2e2").ok();
         tt.store(42, m, 17, 5, 6, Bound::Exact);
         let hit = tt.probe(42).expect("stored");
-        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (m, 17, 5, 6, Bound::Exact));
+        assert_eq!(
+            (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
+            (m, 17, 5, 6, Bound::Exact)
+        );
         assert!(tt.probe(43).is_none());
         tt.clear();
         assert!(tt.probe(42).is_none());

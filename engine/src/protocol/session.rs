@@ -1,0 +1,294 @@
+//! One engine session: the state between commands and the search thread.
+//!
+//! The protocol thread reads commands; `go` moves the searcher into a new thread, which
+//! prints `info` and `bestmove` itself and hands the searcher back when joined. While it
+//! thinks, `stop`, `ponderhit`, `isready` and `quit` are answered at once; other commands
+//! wait for the answer if the search is bounded, and are refused while it is infinite.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use super::command::{Command, Dialect, Go};
+use super::output::{Output, DEFAULT_HASH_MB, MAX_HASH_MB};
+use crate::board::{Color, Move, Position};
+use crate::eval::{Evaluator, MAX_LEVEL};
+use crate::movegen::is_legal;
+use crate::search::{Clock, Control, Game, Limits, Searcher};
+
+/// Accept a draw offer when our score is at most this (a pawn across the river down).
+const ACCEPT_DRAW_BELOW: i32 = -100;
+
+/// What the loop should do after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+struct Running {
+    handle: JoinHandle<Searcher>,
+    control: Arc<Control>,
+    bounded: bool,
+}
+
+/// The engine's state between commands.
+pub struct Session {
+    out: Output,
+    game: Game,
+    banned: Vec<Move>,
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    millis: bool,
+    hash_mb: usize,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("game", &self.game)
+            .field("millis", &self.millis)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// A session in a dialect, writing to `out`.
+    #[must_use]
+    pub fn new(out: Output) -> Session {
+        Session {
+            out,
+            game: Game {
+                start: Position::startpos(),
+                moves: Vec::new(),
+            },
+            banned: Vec::new(),
+            searcher: Some(Searcher::new(DEFAULT_HASH_MB, Evaluator::default())),
+            running: None,
+            millis: false,
+            hash_mb: DEFAULT_HASH_MB,
+        }
+    }
+
+    /// Whether UCCI times are in milliseconds.
+    #[must_use]
+    pub fn millis(&self) -> bool {
+        self.millis
+    }
+
+    /// The dialect of the session.
+    #[must_use]
+    pub fn dialect(&self) -> Dialect {
+        self.out.dialect
+    }
+
+    /// Answers a line that could not be parsed.
+    pub fn error_line(&self, why: &str) {
+        self.out.error(why);
+    }
+
+    /// Carries out one command.
+    pub fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::IsReady => self.out.line("readyok"),
+            Command::Stop => self.stop(),
+            Command::PonderHit { draw: _ } => {
+                if let Some(running) = &self.running {
+                    running.control.ponderhit();
+                }
+            }
+            Command::Quit => {
+                self.stop();
+                if self.out.dialect == Dialect::Ucci {
+                    self.out.line("bye");
+                }
+                return Flow::Quit;
+            }
+            other => {
+                if !self.wait_for_search() {
+                    self.out.error("still thinking (send stop first)");
+                    return Flow::Continue;
+                }
+                self.execute_idle(other);
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Stops the search, if any, and waits for it (it prints its `bestmove`).
+    pub fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+        self.join();
+    }
+
+    /// Joins a search that is over or bounded; refuses (false) an unbounded one.
+    fn wait_for_search(&mut self) -> bool {
+        match &self.running {
+            None => true,
+            Some(running) if running.handle.is_finished() || running.bounded => {
+                self.join();
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    self.out.error("search thread failed; state reset");
+                    self.searcher = Some(Searcher::new(self.hash_mb, Evaluator::default()));
+                }
+            }
+        }
+    }
+
+    fn searcher(&mut self) -> &mut Searcher {
+        let hash_mb = self.hash_mb;
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(hash_mb, Evaluator::default()))
+    }
+
+    fn execute_idle(&mut self, command: Command) {
+        match command {
+            Command::Hello => self.out.hello(),
+            Command::NewGame => self.searcher().clear(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => self.set_position(*start, moves),
+            Command::BanMoves(moves) => self.banned = moves,
+            Command::Go(go) => self.go(go),
+            Command::Ignored(_) => {}
+            Command::IsReady | Command::Stop | Command::Quit | Command::PonderHit { .. } => {}
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let flag = |v: Option<&str>| {
+            matches!(
+                v.map(str::to_ascii_lowercase).as_deref(),
+                Some("true" | "on" | "1")
+            )
+        };
+        match name {
+            "usemillisec" => self.millis = flag(value),
+            "hashsize" | "hash" => match value.and_then(|v| v.trim().parse::<usize>().ok()) {
+                Some(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                    self.hash_mb = mb;
+                    self.searcher().resize_hash(mb);
+                }
+                _ => self.out.error(&format!(
+                    "{name} needs a size in MiB from 1 to {MAX_HASH_MB}"
+                )),
+            },
+            "evallevel" => match value.and_then(|v| v.trim().parse::<u8>().ok()) {
+                Some(level) if level <= MAX_LEVEL => {
+                    self.searcher().set_evaluator(Evaluator::new(level))
+                }
+                _ => self
+                    .out
+                    .error(&format!("evallevel needs a number from 0 to {MAX_LEVEL}")),
+            },
+            // Options GUIs send that this engine accepts without acting on them.
+            "ponder" | "usebook" | "bookfiles" | "threads" | "batch" | "debug" | "idle"
+            | "promotion" | "knowledge" | "pruning" | "randomness" | "style" | "loadbook"
+            | "evalapi" | "multipv" => {}
+            other => self.out.error(&format!("unknown option `{other}`")),
+        }
+    }
+
+    /// Replays the moves; an illegal one rejects the whole command and keeps the old position.
+    fn set_position(&mut self, start: Position, moves: Vec<Move>) {
+        let mut pos = start.clone();
+        for (index, &m) in moves.iter().enumerate() {
+            if !is_legal(&pos, m) {
+                self.out.error(&format!(
+                    "illegal move {m} (move {} of the position command); position unchanged",
+                    index + 1
+                ));
+                return;
+            }
+            pos.make_move(m);
+        }
+        self.game = Game { start, moves };
+        self.banned.clear();
+    }
+
+    fn current_position(&self) -> Position {
+        let mut pos = self.game.start.clone();
+        for &m in &self.game.moves {
+            pos.make_move(m);
+        }
+        pos
+    }
+
+    fn limits(&self, go: &Go) -> Limits {
+        let side = self.current_position().side_to_move();
+        let own = match go.uci_clocks {
+            Some(c) => {
+                let (time, increment) = match side {
+                    Color::Red => (c.red_time, c.red_inc),
+                    Color::Black => (c.black_time, c.black_inc),
+                };
+                super::command::SideClock {
+                    time,
+                    increment,
+                    moves_to_go: c.moves_to_go,
+                }
+            }
+            None => go.own,
+        };
+        Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime,
+            clock: own.time.map(|time_left| Clock {
+                time_left,
+                increment: own.increment.unwrap_or_default(),
+                moves_to_go: own.moves_to_go,
+            }),
+            infinite: go.infinite,
+            ponder: go.ponder,
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        let limits = self.limits(&go);
+        let bounded = !limits.infinite && !limits.ponder;
+        let control = Arc::new(Control::new(go.ponder));
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.hash_mb, Evaluator::default()));
+        let (game, banned, out) = (self.game.clone(), self.banned.clone(), self.out.clone());
+        let thread_control = Arc::clone(&control);
+        let draw_offered = go.draw_offered;
+        let handle = std::thread::Builder::new()
+            .name("search".to_owned())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let report_out = out.clone();
+                let result = searcher.think(&game, &limits, &banned, thread_control, &mut |r| {
+                    report_out.report(r)
+                });
+                out.best_move(&result, draw_offered && result.score <= ACCEPT_DRAW_BELOW);
+                searcher
+            });
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    bounded,
+                })
+            }
+            Err(e) => {
+                self.out
+                    .error(&format!("cannot start the search thread: {e}"));
+                self.searcher = Some(Searcher::new(self.hash_mb, Evaluator::default()));
+            }
+        }
+    }
+}

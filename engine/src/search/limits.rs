@@ -1,0 +1,163 @@
+//! What bounds a search (depth, nodes, time), the shared stop/ponder control, and the
+//! time allocation from a clock.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Time left on the engine's clock for the rest of the game or the period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub time_left: Duration,
+    pub increment: Duration,
+    /// Moves until the next time control, if the period has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// The limits of one `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+    /// Search until told to stop (`go infinite`, `go depth infinite`).
+    pub infinite: bool,
+    /// Ponder: search without a time limit until `ponderhit` (then the clock applies) or `stop`.
+    pub ponder: bool,
+}
+
+/// Time reserved for the pipe and process scheduling on every move.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+/// Sudden death: plan as if this many moves remain.
+const DEFAULT_MOVES_TO_GO: u32 = 28;
+
+/// A soft budget (do not start another iteration beyond it) and a hard one (abort the
+/// search at it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+impl Limits {
+    /// The time budget, if time limits the search at all.
+    #[must_use]
+    pub fn budget(&self) -> Option<Budget> {
+        if let Some(movetime) = self.movetime {
+            let t = movetime
+                .saturating_sub(MOVE_OVERHEAD / 3)
+                .max(Duration::from_millis(1));
+            return Some(Budget { soft: t, hard: t });
+        }
+        let clock = self.clock?;
+        let usable = clock.time_left.saturating_sub(MOVE_OVERHEAD);
+        let moves_to_go = clock
+            .moves_to_go
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .clamp(1, 60);
+        let base = usable / moves_to_go + clock.increment * 3 / 4;
+        // Never plan on more than the time left minus a reserve for the moves to come.
+        let cap = if moves_to_go == 1 {
+            usable * 9 / 10
+        } else {
+            usable * 2 / 5
+        };
+        let soft = base.min(cap).max(Duration::from_millis(1));
+        let hard = (base * 4).min(cap).max(soft);
+        Some(Budget { soft, hard })
+    }
+}
+
+/// Flags shared between the protocol thread and the search thread.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    origin: Instant,
+    /// Microseconds after `origin` when the clock of this move started (reset on ponderhit).
+    clock_start: AtomicU64,
+}
+
+impl Control {
+    /// A fresh control for one search; the clock starts now.
+    #[must_use]
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            origin: Instant::now(),
+            clock_start: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked.
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the pondered move: the clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.origin.elapsed().as_micros() as u64;
+        self.clock_start.store(now, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the search is still pondering.
+    #[must_use]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Time on this move's clock (since the start, or since ponderhit).
+    #[must_use]
+    pub fn clock_elapsed(&self) -> Duration {
+        let start = Duration::from_micros(self.clock_start.load(Ordering::Relaxed));
+        self.origin.elapsed().saturating_sub(start)
+    }
+
+    /// Time since the search started.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.origin.elapsed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let ms = Duration::from_millis;
+        for (left, inc, mtg) in [
+            (1000, 10, None),
+            (50, 0, None),
+            (60_000, 0, Some(1)),
+            (5000, 50, Some(40)),
+        ] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_left: ms(left),
+                    increment: ms(inc),
+                    moves_to_go: mtg,
+                }),
+                ..Limits::default()
+            };
+            let budget = limits.budget().expect("clock gives a budget");
+            assert!(budget.soft <= budget.hard);
+            assert!(budget.hard < ms(left), "{left} {inc} {mtg:?}: {budget:?}");
+        }
+        assert!(Limits {
+            depth: Some(3),
+            ..Limits::default()
+        }
+        .budget()
+        .is_none());
+    }
+}

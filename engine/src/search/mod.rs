@@ -1,0 +1,20 @@
+//! The search: iterative deepening with aspiration windows over a principal variation
+//! search with a transposition table, null move, late move reductions, pruning near the
+//! leaves, check extension and a quiescence search. Single-threaded; the protocol runs it
+//! on its own thread and talks to it through [`Control`].
+
+mod driver;
+mod heuristics;
+mod limits;
+pub mod params;
+mod picker;
+mod repetition;
+pub mod score;
+mod searcher;
+mod tt;
+
+pub use driver::{Game, Report, SearchResult};
+pub use limits::{Budget, Clock, Control, Limits};
+pub use repetition::{judge as judge_path, PathEntry, RepetitionOutcome};
+pub use searcher::{Searcher, MOVE_LIMIT_PLIES};
+pub use tt::{Bound, TranspositionTable};

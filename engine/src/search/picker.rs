@@ -1,0 +1,313 @@
+//! Move ordering: the hash move first, then winning and even captures by MVV/LVA,
+//! killers, quiet moves by history, and losing captures last.
+
+use super::heuristics::Heuristics;
+use crate::board::{Move, PieceKind, Position};
+use crate::eval::psqt::material;
+use crate::movegen::{
+    attackers_to, generate_into, generate_with, is_legal, GenKind, LegalFilter, MoveList, MAX_MOVES,
+};
+
+const HASH_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER: [i32; 2] = [1_000_100, 1_000_000];
+const BAD_CAPTURE: i32 = -2_000_000;
+/// Quiet moves picked in history order; the rest follow in generation order.
+const SORTED_QUIETS: usize = 12;
+
+/// Ordering value of a victim (kings are never captured in legal play).
+fn victim_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::King => 10_000,
+        other => material(other),
+    }
+}
+
+/// Whether a capture loses material at first sight: the attacker is worth more than the
+/// victim and the victim's side defends the square. (A cheap stand-in for exchange
+/// evaluation; cannons change screens, so a full exchange is rarely worth computing.)
+#[must_use]
+pub fn is_losing_capture(pos: &Position, m: Move) -> bool {
+    let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
+        return false;
+    };
+    if victim_value(victim.kind()) >= victim_value(attacker.kind()) {
+        return false;
+    }
+    let occ = pos.occupied().without(m.from());
+    attackers_to(pos, m.to(), victim.color(), occ).any()
+}
+
+/// Score for MVV/LVA: most valuable victim first, then least valuable attacker.
+fn capture_score(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| victim_value(p.kind()));
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| victim_value(p.kind()));
+    victim * 16 - attacker / 16
+}
+
+/// The lists a picker fills, kept by the searcher per ply so no node pays for
+/// initialising them.
+#[derive(Clone, Debug)]
+pub struct PickerBuffers {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    bad: MoveList,
+}
+
+impl PickerBuffers {
+    /// Fresh buffers (only when a ply has none yet).
+    #[must_use]
+    pub fn boxed() -> Box<PickerBuffers> {
+        Box::new(PickerBuffers {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            bad: MoveList::new(),
+        })
+    }
+}
+
+/// Where a picker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    HashMove,
+    GenerateCaptures,
+    GoodCaptures,
+    Killers,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// Yields the moves of a node best first, generating them in stages: the hash move
+/// before anything is generated, then captures (winning and even ones), killers, quiet
+/// moves by history, and losing captures last. A cutoff early in the list saves the
+/// generation of the rest.
+#[derive(Debug)]
+pub struct MovePicker {
+    stage: Stage,
+    hash_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    killer_index: usize,
+    buffers: Box<PickerBuffers>,
+    next: usize,
+    bad_next: usize,
+    /// Quiescence pickers stop after their one generated list.
+    single_list: bool,
+    /// Made with the captures, reused for the quiet moves.
+    filter: Option<LegalFilter>,
+}
+
+impl MovePicker {
+    /// The moves of a node of the main search; `hash_move` is checked for legality.
+    #[must_use]
+    pub fn main(
+        pos: &Position,
+        hash_move: Option<Move>,
+        heuristics: &Heuristics,
+        ply: usize,
+        mut buffers: Box<PickerBuffers>,
+    ) -> MovePicker {
+        buffers.moves.clear();
+        buffers.bad.clear();
+        MovePicker {
+            stage: Stage::HashMove,
+            hash_move: hash_move.filter(|&m| is_legal(pos, m)),
+            killers: heuristics.killers(ply),
+            killer_index: 0,
+            buffers,
+            next: 0,
+            bad_next: 0,
+            single_list: false,
+            filter: None,
+        }
+    }
+
+    /// Captures only (quiescence), or every evasion when in check.
+    #[must_use]
+    pub fn quiescence(
+        pos: &Position,
+        in_check: bool,
+        mut buffers: Box<PickerBuffers>,
+    ) -> MovePicker {
+        let kind = if in_check {
+            GenKind::All
+        } else {
+            GenKind::Captures
+        };
+        generate_into(pos, kind, &mut buffers.moves);
+        buffers.bad.clear();
+        let PickerBuffers { moves, scores, .. } = &mut *buffers;
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            *score = if pos.piece_at(m.to()).is_some() {
+                GOOD_CAPTURE + capture_score(pos, m)
+            } else {
+                0
+            };
+        }
+        MovePicker {
+            stage: Stage::GoodCaptures,
+            hash_move: None,
+            killers: [None; 2],
+            killer_index: 2,
+            buffers,
+            next: 0,
+            bad_next: 0,
+            single_list: true,
+            filter: None,
+        }
+    }
+
+    /// Gives the lists back for the next node of the same ply.
+    #[must_use]
+    pub fn into_buffers(self) -> Box<PickerBuffers> {
+        self.buffers
+    }
+
+    /// Whether the node has no legal move (only meaningful for quiescence pickers,
+    /// which generate at once).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.buffers.moves.is_empty()
+    }
+
+    /// Selection of the best remaining scored move.
+    #[inline]
+    fn pick_best(&mut self) -> Option<(Move, i32)> {
+        let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
+        let n = moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        moves.as_mut_slice().swap(self.next, best);
+        scores.swap(self.next, best);
+        let picked = (moves[self.next], scores[self.next]);
+        self.next += 1;
+        Some(picked)
+    }
+
+    fn generate_captures(&mut self, pos: &Position) {
+        let filter = self.filter.insert(LegalFilter::new(pos));
+        let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
+        generate_with(pos, filter, GenKind::Captures, moves);
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let m = moves[i];
+            if Some(m) == self.hash_move {
+                continue;
+            }
+            moves.as_mut_slice()[kept] = m;
+            scores[kept] = GOOD_CAPTURE + capture_score(pos, m);
+            kept += 1;
+        }
+        moves.truncate(kept);
+        self.next = 0;
+    }
+
+    fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
+        let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
+        match &self.filter {
+            Some(filter) => generate_with(pos, filter, GenKind::Quiets, moves),
+            None => generate_into(pos, GenKind::Quiets, moves),
+        }
+        let skip = [self.hash_move, self.killers[0], self.killers[1]];
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let m = moves[i];
+            if skip.contains(&Some(m)) {
+                continue;
+            }
+            moves.as_mut_slice()[kept] = m;
+            scores[kept] = pos
+                .piece_at(m.from())
+                .map_or(0, |p| heuristics.history(p, m.to()));
+            kept += 1;
+        }
+        moves.truncate(kept);
+        self.next = 0;
+    }
+
+    /// The next move and its ordering score, best first. `pos` must be the node's position.
+    pub fn next_move(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    if let Some(m) = self.hash_move {
+                        return Some((m, HASH_MOVE));
+                    }
+                }
+                Stage::GenerateCaptures => {
+                    self.stage = Stage::GoodCaptures;
+                    self.generate_captures(pos);
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    // Exchanges are judged only when a capture comes up: a cutoff before
+                    // saves the attack computations of the others.
+                    Some((m, _)) if !self.single_list && is_losing_capture(pos, m) => {
+                        self.buffers.bad.push(m)
+                    }
+                    Some(picked) => return Some(picked),
+                    None if self.single_list => self.stage = Stage::Done,
+                    None => self.stage = Stage::Killers,
+                },
+                Stage::Killers => {
+                    if self.killer_index >= 2 {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    let index = self.killer_index;
+                    self.killer_index += 1;
+                    if let Some(m) = self.killers[index] {
+                        let fresh = Some(m) != self.hash_move && pos.piece_at(m.to()).is_none();
+                        if fresh && is_legal(pos, m) {
+                            return Some((m, KILLER[index]));
+                        }
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.stage = Stage::Quiets;
+                    self.generate_quiets(pos, heuristics);
+                }
+                Stage::Quiets => {
+                    // The best few by selection; most nodes stop (or prune) before the
+                    // rest, whose order matters little.
+                    if self.next < SORTED_QUIETS {
+                        if let Some(picked) = self.pick_best() {
+                            return Some(picked);
+                        }
+                    } else {
+                        let PickerBuffers { moves, scores, .. } = &*self.buffers;
+                        if self.next < moves.len() {
+                            let picked = (moves[self.next], scores[self.next]);
+                            self.next += 1;
+                            return Some(picked);
+                        }
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_next < self.buffers.bad.len() {
+                        let m = self.buffers.bad[self.bad_next];
+                        self.bad_next += 1;
+                        return Some((m, BAD_CAPTURE + capture_score(pos, m)));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Whether an ordering score belongs to a capture that looked losing.
+    #[must_use]
+    pub fn is_bad_capture_score(score: i32) -> bool {
+        score < BAD_CAPTURE / 2
+    }
+}

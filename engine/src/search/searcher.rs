@@ -1,0 +1,514 @@
+//! The alpha-beta search: principal variation search with a transposition table,
+//! null-move pruning, late move reductions, futility and late-move pruning, check
+//! extension, mate-distance pruning, and a quiescence search over captures.
+
+use std::sync::Arc;
+
+use super::heuristics::Heuristics;
+use super::limits::{Budget, Control};
+use super::params::*;
+use super::picker::{is_losing_capture, MovePicker, PickerBuffers};
+use super::repetition::{self, PathEntry, RepetitionOutcome};
+use super::score::{from_tt, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND, RULE_WIN};
+use super::tt::{Bound, TranspositionTable};
+use crate::board::{Move, Piece, PieceKind, Position};
+use crate::eval::psqt::material;
+use crate::eval::Evaluator;
+use crate::movegen::gives_check;
+
+/// Plies without capture after which the game is drawn (the runner's default rule).
+pub const MOVE_LIMIT_PLIES: u32 = 120;
+
+/// Late move reduction table, `[depth][moves searched]`, built once per searcher.
+fn lmr_table() -> Vec<[u8; 64]> {
+    (0..MAX_PLY)
+        .map(|depth| {
+            let mut row = [0u8; 64];
+            for (moves, r) in row.iter_mut().enumerate() {
+                if depth > 0 && moves > 0 {
+                    let value = 0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
+                    *r = value.clamp(0.0, 60.0) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// Per-ply state of the current path.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    eval: i32,
+    mv: Option<Move>,
+}
+
+/// Everything one search thread owns. The table and the heuristics live across
+/// searches; the rest is reset by each search.
+#[derive(Debug)]
+pub struct Searcher {
+    pub(super) tt: TranspositionTable,
+    pub(super) heuristics: Heuristics,
+    pub(super) evaluator: Evaluator,
+    pub(super) pos: Position,
+    pub(super) path: Vec<PathEntry>,
+    frames: Vec<Frame>,
+    pv: Vec<Vec<Move>>,
+    lmr: Vec<[u8; 64]>,
+    pub(super) nodes: u64,
+    pub(super) sel_depth: usize,
+    pub(super) node_limit: u64,
+    pub(super) budget: Option<Budget>,
+    pub(super) control: Arc<Control>,
+    pub(super) aborted: bool,
+    pub(super) banned: Vec<Move>,
+    pub(super) root_best: Option<(Move, i32)>,
+    pub(super) root_in_check: bool,
+    /// Move lists per ply, lent to each node's picker.
+    buffers: Vec<Option<Box<PickerBuffers>>>,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` MiB and the given evaluation.
+    #[must_use]
+    pub fn new(hash_mb: usize, evaluator: Evaluator) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            heuristics: Heuristics::default(),
+            evaluator,
+            pos: Position::startpos(),
+            path: Vec::with_capacity(1024),
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            lmr: lmr_table(),
+            nodes: 0,
+            sel_depth: 0,
+            node_limit: u64::MAX,
+            budget: None,
+            control: Arc::new(Control::new(false)),
+            aborted: false,
+            banned: Vec::new(),
+            root_best: None,
+            root_in_check: false,
+            buffers: (0..MAX_PLY + 4)
+                .map(|_| Some(PickerBuffers::boxed()))
+                .collect(),
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heuristics.clear();
+    }
+
+    /// Replaces the table with one of a new size.
+    pub fn resize_hash(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// Changes the evaluation.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
+    }
+
+    /// The evaluation in use.
+    #[must_use]
+    pub fn evaluator(&self) -> Evaluator {
+        self.evaluator
+    }
+
+    /// The principal variation found at the root.
+    pub(super) fn root_pv(&self) -> &[Move] {
+        &self.pv[0]
+    }
+
+    /// Whether the search must stop now: told to, out of nodes, or out of time.
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes % CHECK_INTERVAL == 0 {
+            let late = match self.budget {
+                Some(budget) if !self.control.pondering() => {
+                    self.control.clock_elapsed() >= budget.hard
+                }
+                _ => false,
+            };
+            self.aborted = late || self.control.stopped();
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move, check: bool) -> crate::board::Undo {
+        let undo = self.pos.make_move(m);
+        self.nodes += 1;
+        self.path.push(PathEntry {
+            key: self.pos.key(),
+            check,
+            barrier: undo.captured.is_some(),
+        });
+        undo
+    }
+
+    #[inline]
+    fn take_back(&mut self, m: Move, undo: crate::board::Undo) {
+        self.path.pop();
+        self.pos.unmake_move(m, undo);
+    }
+
+    fn borrow_buffers(&mut self, ply: usize) -> Box<PickerBuffers> {
+        self.buffers[ply]
+            .take()
+            .unwrap_or_else(PickerBuffers::boxed)
+    }
+
+    fn return_buffers(&mut self, ply: usize, picker: MovePicker) {
+        self.buffers[ply] = Some(picker.into_buffers());
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Material of the side to move apart from king, advisors, elephants and pawns.
+    fn attacking_material(&self) -> i32 {
+        let us = self.pos.side_to_move();
+        [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
+            .iter()
+            .map(|&k| self.pos.pieces_of(us, k).count() as i32 * material(k))
+            .sum()
+    }
+
+    /// The value of the most valuable piece the side to move could capture.
+    fn best_victim_value(&self) -> i32 {
+        let them = !self.pos.side_to_move();
+        [
+            PieceKind::Rook,
+            PieceKind::Cannon,
+            PieceKind::Horse,
+            PieceKind::Advisor,
+            PieceKind::Pawn,
+        ]
+        .iter()
+        .find(|&&k| self.pos.pieces_of(them, k).any())
+        .map_or(0, |&k| material(k))
+    }
+
+    /// Draws and wins by the rules at an inner node, from the side to move's view.
+    fn rule_score(&self, ply: usize) -> Option<i32> {
+        if let Some(outcome) = repetition::judge(&self.path) {
+            return Some(match outcome {
+                RepetitionOutcome::Win => RULE_WIN - ply as i32,
+                RepetitionOutcome::Loss => -RULE_WIN + ply as i32,
+                RepetitionOutcome::Draw => DRAW,
+            });
+        }
+        let pos = &self.pos;
+        if pos.plies_since_capture() >= MOVE_LIMIT_PLIES {
+            return Some(DRAW);
+        }
+        if !pos.has_attackers(crate::board::Color::Red)
+            && !pos.has_attackers(crate::board::Color::Black)
+        {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    /// Principal variation search of `depth` plies at distance `ply` from the root;
+    /// `checked` says whether the side to move is in check (the parent knows it from
+    /// `gives_check`, which is cheaper than asking again).
+    pub(super) fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        checked: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply, checked);
+        }
+        if self.out_of_budget() {
+            return DRAW;
+        }
+        self.sel_depth = self.sel_depth.max(ply);
+        let root = ply == 0;
+        if !root {
+            if let Some(score) = self.rule_score(ply) {
+                return score;
+            }
+            // Mate distance pruning: no line from here beats a faster mate already found.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 2 {
+                return self.evaluator.evaluate(&self.pos);
+            }
+        }
+
+        let key = self.pos.key();
+        let hit = self.tt.probe(key);
+        let hash_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            let score = from_tt(h.score, ply);
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if !pv_node && !root && h.depth >= depth && usable {
+                return score;
+            }
+        }
+
+        let eval = if checked {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| self.evaluator.evaluate(&self.pos), |h| h.eval)
+        };
+        self.frames[ply].eval = eval;
+        let improving = !checked && ply >= 2 && eval > self.frames[ply - 2].eval;
+
+        if !pv_node && !checked {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && !is_mate(beta) {
+                return eval;
+            }
+            // Null move: give the opponent a free move; if we still beat beta, prune.
+            let after_null = ply > 0 && self.frames[ply - 1].mv.is_none();
+            if depth >= 2
+                && eval >= beta
+                && !after_null
+                && self.attacking_material() >= NULL_MIN_MATERIAL
+            {
+                let reduction =
+                    NULL_BASE + depth / NULL_DEPTH_DIVISOR + ((eval - beta) / 300).min(2);
+                let undo = self.pos.make_null();
+                self.path.push(PathEntry {
+                    key: self.pos.key(),
+                    check: false,
+                    barrier: true,
+                });
+                self.frames[ply].mv = None;
+                let score = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1, false);
+                self.path.pop();
+                self.pos.unmake_null(undo);
+                if self.aborted {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move this node is probably new.
+        if depth >= IIR_MIN_DEPTH && hash_move.is_none() {
+            depth -= 1;
+        }
+
+        let buffers = self.borrow_buffers(ply);
+        let mut picker = MovePicker::main(&self.pos, hash_move, &self.heuristics, ply, buffers);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut legal = 0usize;
+        let mut quiets: Vec<(Move, Piece)> = Vec::new();
+        let killers = self.heuristics.killers(ply);
+
+        while let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) {
+            legal += 1;
+            if root && self.banned.contains(&m) {
+                continue;
+            }
+            let Some(mover) = self.pos.piece_at(m.from()) else {
+                continue;
+            };
+            let capture = self.pos.piece_at(m.to()).is_some();
+            let check = gives_check(&self.pos, m);
+            let quiet = !capture && !check;
+
+            if !root && !checked && quiet && best_score > -MATE_BOUND {
+                if depth <= LMP_MAX_DEPTH
+                    && quiets.len()
+                        >= LMP_BASE + (depth * depth) as usize / (2 - usize::from(improving))
+                {
+                    continue;
+                }
+                if depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
+            if !root
+                && !checked
+                && capture
+                && !check
+                && depth <= 3
+                && best_score > -MATE_BOUND
+                && MovePicker::is_bad_capture_score(order)
+                && eval + FUTILITY_MARGIN * depth <= alpha
+            {
+                continue;
+            }
+
+            let extension = i32::from(check && ply < 2 * MAX_PLY / 3);
+            let new_depth = depth - 1 + extension;
+            self.frames[ply].mv = Some(m);
+            let undo = self.play(m, check);
+            let score = if searched == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, check)
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !checked {
+                    reduction = i32::from(
+                        self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)],
+                    );
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(!improving);
+                    if killers.contains(&Some(m)) {
+                        reduction -= 1;
+                    }
+                    reduction -= self.heuristics.history(mover, m.to()) / 6000;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut score =
+                    -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, check);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, check);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, check);
+                }
+                score
+            };
+            self.take_back(m, undo);
+            if self.aborted {
+                self.return_buffers(ply, picker);
+                return DRAW;
+            }
+            searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if root {
+                        self.root_best = Some((m, score));
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.heuristics
+                                .record_cutoff(ply, (m, mover), &quiets, depth);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture {
+                quiets.push((m, mover));
+            }
+        }
+
+        self.return_buffers(ply, picker);
+        if legal == 0 || searched == 0 {
+            // Checkmate or stalemate (both lose for the side to move in Xiangqi), or every
+            // root move banned.
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if checked { 0 } else { eval };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence search: captures only (every evasion when in check), so the static
+    /// evaluation is taken only in quiet positions.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, checked: bool) -> i32 {
+        self.pv[ply].clear();
+        if self.out_of_budget() {
+            return DRAW;
+        }
+        self.sel_depth = self.sel_depth.max(ply);
+        if ply >= MAX_PLY - 2 {
+            return self.evaluator.evaluate(&self.pos);
+        }
+        let stand_pat = if checked {
+            -INFINITE
+        } else {
+            self.evaluator.evaluate(&self.pos)
+        };
+        let mut best = stand_pat;
+        if !checked {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            // Even taking the best enemy piece cannot reach alpha: no capture will.
+            if stand_pat + self.best_victim_value() + DELTA_MARGIN <= alpha {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+        }
+        let buffers = self.borrow_buffers(ply);
+        let mut picker = MovePicker::quiescence(&self.pos, checked, buffers);
+        if checked && picker.is_empty() {
+            self.return_buffers(ply, picker);
+            return -MATE + ply as i32;
+        }
+        while let Some((m, _)) = picker.next_move(&self.pos, &self.heuristics) {
+            if !checked {
+                let victim = self.pos.piece_at(m.to()).map_or(0, |p| material(p.kind()));
+                if stand_pat + victim + DELTA_MARGIN <= alpha || is_losing_capture(&self.pos, m) {
+                    continue;
+                }
+            }
+            let check = gives_check(&self.pos, m);
+            let undo = self.play(m, check);
+            let score = -self.quiescence(-beta, -alpha, ply + 1, check);
+            self.take_back(m, undo);
+            if self.aborted {
+                self.return_buffers(ply, picker);
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.return_buffers(ply, picker);
+        best
+    }
+}
