@@ -49,7 +49,7 @@ pub enum Command {
     },
     NewGame,
     Position {
-        start: Position,
+        start: Box<Position>,
         moves: Vec<Move>,
     },
     BanMoves(Vec<Move>),

@@ -78,7 +78,9 @@ impl Searcher {
             pos: Position::startpos(),
             path: Vec::with_capacity(1024),
             frames: vec![Frame::default(); MAX_PLY + 4],
-            pv: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv: (0..MAX_PLY + 4)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
             lmr: lmr_table(),
             nodes: 0,
             sel_depth: 0,
