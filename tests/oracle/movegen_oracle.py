@@ -88,7 +88,8 @@ import time
 
 import pyffish as sf
 
-import xq
+sys.dont_write_bytecode = True  # keep tests/oracle free of __pycache__
+import xq  # noqa: E402
 
 V = xq.VARIANT
 

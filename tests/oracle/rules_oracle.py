@@ -15,50 +15,60 @@ possible; same output, slower), --fens FILE (start FENs instead of the
 standard start position, game g uses FEN g mod count).
 
 What pyffish 0.0.90 does for variant "xiangqi" (established by reading
-Fairy-Stockfish's src/position.cpp and by experiment, see README.md)
+Fairy-Stockfish's src/position.cpp / src/pyffish.cpp and by experiment; the
+full list of API facts is in README.md)
 --------------------------------------------------------------------------
-API (all take the variant "xiangqi", a FEN, and a list of moves in pyffish
-coordinates, ranks 1-10; positions are rebuilt from FEN + moves on every call,
-so history-dependent rules only see the moves in that list):
-  is_optional_game_end(variant, fen, moves, chess960=False, count_started=0)
-      -> (bool ended, int value)   value from the SIDE TO MOVE's view:
-         +32000 side to move wins, -32000 it loses, 0 draw.
-         Called with ply=0 internally (i.e. "at the root").
-  is_immediate_game_end(variant, fen, moves, chess960=False) -> (bool, int)
-      -> always (False, 0) in xiangqi (no variant-specific immediate end).
-  game_result(variant, fen, moves, chess960=False) -> int
+The calls used here (positional arguments only, `moves` must be a list of
+moves in pyffish coordinates, ranks 1-10; every call rebuilds the position
+from FEN + moves, so history-dependent rules only see the moves in that list
+and nothing before the FEN):
+  is_optional_game_end(variant, fen, moves[, chess960, count_started])
+      -> (bool ended, int value).  value is from the SIDE TO MOVE's view:
+         +32000 side to move wins, -32000 it loses, 0 draw.  When ended is
+         False the value is UNINITIALISED (0 or e.g. 32683): ignore it.
+         Evaluated "at the root" (ply 0), so repetition needs 3 occurrences.
+  is_immediate_game_end(variant, fen, moves[, chess960]) -> (bool, int)
+      -> never ends a xiangqi game (no variant-specific immediate end).
+  game_result(variant, fen, moves[, chess960]) -> int
       -> only meaningful when there is no legal move: -32000 (side to move
          loses) for checkmate AND for stalemate (xiangqi stalemateValue =
          -VALUE_MATE).  On a position with legal moves it returns garbage
-         (e.g. -32000 for the start position): always check legal_moves first.
-  legal_moves(...) -> [str], gives_check(...) -> bool (side to move in check).
+         (-32000 for the start position): always check legal_moves first.
+  legal_moves(variant, fen, moves[, chess960]) -> [str]
+  gives_check(variant, fen, moves[, chess960]) -> bool: side to move in check.
+  An illegal move in `moves` raises SystemError (ValueError inside).
 
 Repetition (nFoldRule = 3): a game end is declared at the THIRD occurrence of
 a position (same board and side to move), i.e. when the current position
 occurred twice before, looking back only over plies since the last capture
 (the halfmove clock) and never before the FEN given to pyffish.  Nothing is
 declared at the 2nd occurrence.  With a 4-ply loop P0 m1 n1 m1' n1' the end
-comes at ply 8 (P0 occurs at plies 0, 4, 8).  The verdict is then:
-  * perpetual check (perpetualCheckIllegal): if one side gave check with every
-    one of its moves in the repeated span (from the 1st occurrence to now, the
-    position after each of its moves was check) and the other did not, the
-    CHECKING SIDE LOSES.  Both sides checking perpetually: draw.
+comes at ply 8 (P0 occurs at plies 0, 4, 8).  Let the occurrences be at plies
+a < b < n (n = now) and X the side that made the last move, Y the side to
+move.  The verdict is:
+  * perpetual check (perpetualCheckIllegal): X checks perpetually if the
+    position was check at plies a, a+2, ..., n (i.e. after every X move in
+    the span AND after the X move that produced the first occurrence); Y if
+    check at plies a+1, a+3, ..., n-1.  Exactly one side perpetual: the
+    CHECKING SIDE LOSES.  Both: draw.
   * otherwise perpetual chase (chasingRule = AXF_CHASING): if one side chased
-    (attacked the same unprotected piece - or a more valuable piece, e.g.
-    horse/cannon attacking a chariot - with every move, kings and uncrossed
-    soldiers excluded, mutual attacks excluded) and the other did not, the
-    CHASING SIDE LOSES.  Both chasing: draw.  Checks take precedence over chases.
+    the same piece with every move of the span (attack on an undefended
+    piece, or on a more valuable one: horse/cannon on a chariot, elephant/
+    advisor on chariot/cannon/horse; kings and uncrossed soldiers excluded,
+    mutual attacks by the same piece type excluded) and the other did not,
+    the CHASING SIDE LOSES.  Both chasing: draw.  Checks take precedence.
   * otherwise (plain repetition / idle moves): DRAW.
 Move-count rule (nMoveRule = 50): it is a 50-move (100-ply) rule, NOT 60.
   The counter is the FEN halfmove clock (reset only by captures; soldier moves
   do not reset it).  The game is drawn when the counter reaches 100 plies
   (rule50 > 99), unless the side to move is checkmated.  AXF adjustment:
   when at least 20 plies were played from the given FEN, the checks in the
-  counted window are counted per side, and the limit is extended by 2 plies
-  for every check beyond 10 of the side that checked more.  The n-move rule
-  is tested BEFORE repetition (if both apply, it is a draw).
+  last min(halfmove, plies from FEN) plies are counted per side, and the limit
+  is extended by 2 plies for every check beyond 10 of the side that checked
+  more (observed: draws at halfmove 120 and 122).  The n-move rule is tested
+  BEFORE repetition (if both apply, it is a draw).
 No legal move: the side to move loses (checkmate or stalemate), see
-  game_result above; is_optional_game_end() says (False, 0) there.
+  game_result above.  Insufficient material never ends a xiangqi game.
 
 Game generation
 ---------------
@@ -90,8 +100,8 @@ Output (stdout): one JSON object per game, in game order:
                                           # counted window, incl. this one
                   "halfmove": clock, "fen": FEN after p moves,
                   "pyffish": {"legal_moves": count, "in_check": bool,
-                              "optional_game_end": [bool, value],
-                              "immediate_game_end": [bool, value],
+                              "optional_game_end": [bool, value|null],
+                              "immediate_game_end": [bool, value|null],
                               "game_result": value or null}} ... ],
    "result": result of the first verdict or null (no verdict within --max-plies)}
 Every ply of "moves" not listed in "verdicts" is a position where pyffish says
@@ -113,7 +123,8 @@ import time
 
 import pyffish as sf
 
-import xq
+sys.dont_write_bytecode = True  # keep tests/oracle free of __pycache__
+import xq  # noqa: E402
 from movegen_oracle import normalise_fen
 
 V = xq.VARIANT
@@ -234,6 +245,12 @@ FINDERS = {"perpetual_check": find_check_loop, "chase": find_chase_loop,
 
 # ------------------------------------------------------------------- games
 
+def _end_json(res):
+    """(ended, value) -> [ended, value or null].  When pyffish answers ended=False
+    the value is UNINITIALISED memory (seen: 32683), so it is not printed."""
+    return [bool(res[0]), res[1] if res[0] else None]
+
+
 class Game:
     def __init__(self, g, start_fen, opts):
         self.g, self.start_fen, self.opts = g, start_fen, opts
@@ -292,7 +309,8 @@ class Game:
                 "side_to_move": "w" if red else "b", "occurrence": occ,
                 "halfmove": self.pos.halfmove, "fen": self.pos.fen(),
                 "pyffish": {"legal_moves": len(self.legal), "in_check": in_check,
-                            "optional_game_end": list(opt), "immediate_game_end": list(imm),
+                            "optional_game_end": _end_json(opt),
+                            "immediate_game_end": _end_json(imm),
                             "game_result": gres}}
 
     def classify_optional(self, value, occ):
@@ -310,7 +328,8 @@ class Game:
         first = occ_plies[-3]           # the earliest of the last three occurrences
         sans = sf.get_san_moves(V, self.start_fen, self.moves_py,
                                 False, sf.NOTATION_SAN)
-        chk = [False] + [s[-1] in "+#" for s in sans]   # chk[p]: side to move in check after p moves
+        # chk[p]: side to move in check after p moves
+        chk = [sf.gives_check(V, self.start_fen, [])] + [s[-1] in "+#" for s in sans]
         them = all(chk[p] for p in range(n, first - 1, -2))      # side that just moved
         us = all(chk[p] for p in range(n - 1, first, -2))        # side to move
         if them and us:

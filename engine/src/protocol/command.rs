@@ -115,7 +115,7 @@ pub fn parse(line: &str, dialect: Dialect, millis: bool) -> Result<Command, Comm
         ("stop", _) => Ok(Command::Stop),
         ("quit", _) => Ok(Command::Quit),
         ("probe" | "debug" | "register", _) => Ok(Command::Ignored(head.to_owned())),
-        (other, _) => Err(CommandError::Unknown(other.to_owned())),
+        (other, _) => Err(CommandError::Unknown(other.chars().take(40).collect())),
     }
 }
 

@@ -109,8 +109,15 @@ impl Output {
         }
     }
 
-    /// The answer to `go`: the move, or that there is none.
+    /// The answer to `go`: a last `info` with the totals, then the move, or that there is
+    /// none.
     pub fn best_move(&self, result: &SearchResult, accept_draw: bool) {
+        let ms = result.time.as_millis();
+        let nps = (u128::from(result.nodes) * 1000) / ms.max(1);
+        match self.dialect {
+            Dialect::Ucci => self.line(&format!("info time {ms} nodes {} nps {nps}", result.nodes)),
+            Dialect::Uci => self.line(&format!("info nodes {} nps {nps} time {ms}", result.nodes)),
+        }
         let Some(best) = result.best else {
             match self.dialect {
                 Dialect::Ucci => self.line("nobestmove"),

@@ -116,7 +116,8 @@ impl Searcher {
             if let Some(budget) = self.budget {
                 let only_move = root_moves.len() == 1;
                 let elapsed = self.control.clock_elapsed();
-                if !self.control.pondering() && (only_move || elapsed >= budget.soft * 6 / 10) {
+                let enough = !budget.fixed && elapsed >= budget.soft * 6 / 10;
+                if !self.control.pondering() && (only_move || enough) {
                     break;
                 }
             }

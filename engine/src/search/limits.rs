@@ -37,6 +37,8 @@ const DEFAULT_MOVES_TO_GO: u32 = 28;
 pub struct Budget {
     pub soft: Duration,
     pub hard: Duration,
+    /// A fixed time per move (`movetime`): use all of it rather than stopping early.
+    pub fixed: bool,
 }
 
 impl Limits {
@@ -47,7 +49,7 @@ impl Limits {
             let t = movetime
                 .saturating_sub(MOVE_OVERHEAD / 3)
                 .max(Duration::from_millis(1));
-            return Some(Budget { soft: t, hard: t });
+            return Some(Budget { soft: t, hard: t, fixed: true });
         }
         let clock = self.clock?;
         let usable = clock.time_left.saturating_sub(MOVE_OVERHEAD);
@@ -64,7 +66,7 @@ impl Limits {
         };
         let soft = base.min(cap).max(Duration::from_millis(1));
         let hard = (base * 4).min(cap).max(soft);
-        Some(Budget { soft, hard })
+        Some(Budget { soft, hard, fixed: false })
     }
 }
 

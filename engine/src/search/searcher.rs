@@ -14,7 +14,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::board::{Move, Piece, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
-use crate::movegen::gives_check;
+use crate::movegen::{gives_check, has_legal_move};
 
 /// Plies without capture after which the game is drawn (the runner's default rule).
 pub const MOVE_LIMIT_PLIES: u32 = 120;
@@ -182,7 +182,11 @@ impl Searcher {
 
     /// Material of the side to move apart from king, advisors, elephants and pawns.
     fn attacking_material(&self) -> i32 {
-        let us = self.pos.side_to_move();
+        self.attacking_material_of(self.pos.side_to_move())
+    }
+
+    /// Material of a side apart from king, advisors, elephants and pawns.
+    fn attacking_material_of(&self, us: crate::board::Color) -> i32 {
         [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
             .iter()
             .map(|&k| self.pos.pieces_of(us, k).count() as i32 * material(k))
@@ -330,6 +334,9 @@ impl Searcher {
         let mut legal = 0usize;
         let mut quiets: Vec<(Move, Piece)> = Vec::new();
         let killers = self.heuristics.killers(ply);
+        // Against a side without rook, horse or cannon a quiet move may stalemate it (a
+        // win): such nodes prune no quiet move.
+        let may_stalemate = self.attacking_material_of(!self.pos.side_to_move()) == 0;
 
         while let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) {
             legal += 1;
@@ -343,7 +350,7 @@ impl Searcher {
             let check = gives_check(&self.pos, m);
             let quiet = !capture && !check;
 
-            if !root && !checked && quiet && best_score > -MATE_BOUND {
+            if !root && !checked && quiet && !may_stalemate && best_score > -MATE_BOUND {
                 if depth <= LMP_MAX_DEPTH
                     && quiets.len()
                         >= LMP_BASE + (depth * depth) as usize / (2 - usize::from(improving))
@@ -461,6 +468,11 @@ impl Searcher {
         self.sel_depth = self.sel_depth.max(ply);
         if ply >= MAX_PLY - 2 {
             return self.evaluator.evaluate(&self.pos);
+        }
+        // With only king, advisors, elephants and pawns a side can be stalemated, which
+        // loses in Xiangqi: the static evaluation would miss it.
+        if !checked && self.attacking_material() == 0 && !has_legal_move(&self.pos) {
+            return -MATE + ply as i32;
         }
         let stand_pat = if checked {
             -INFINITE
