@@ -14,9 +14,20 @@ use xq_engine::board::{Move, Position};
 use xq_engine::movegen::{in_check, legal_moves};
 
 fn oracle_output(games: u32, seed: u32) -> String {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/oracle/movegen_oracle.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/oracle/movegen_oracle.py"
+    );
     let output = Command::new("python3")
-        .args([script, "--games", &games.to_string(), "--max-plies", "200", "--seed", &seed.to_string()])
+        .args([
+            script,
+            "--games",
+            &games.to_string(),
+            "--max-plies",
+            "200",
+            "--seed",
+            &seed.to_string(),
+        ])
         .arg("--no-history")
         .output()
         .expect("python3 must be installed to run the pyffish differential test");
@@ -29,17 +40,24 @@ fn oracle_output(games: u32, seed: u32) -> String {
 }
 
 fn text(v: &Value, key: &str) -> String {
-    v[key].as_str().unwrap_or_else(|| panic!("`{key}` missing in {v}")).to_owned()
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("`{key}` missing in {v}"))
+        .to_owned()
 }
 
 #[test]
 fn legal_moves_checks_and_game_ends_agree_with_pyffish() {
-    let games: u32 = std::env::var("XQ_PYFFISH_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(200);
+    let games: u32 = std::env::var("XQ_PYFFISH_GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(200);
     let out = oracle_output(games, 1);
     let (mut positions, mut ends, mut checks, mut no_move_ends) = (0, 0, 0, 0);
     let mut ours: Option<Position> = None;
     for (index, line) in out.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("oracle line {}: {e}", index + 1));
+        let v: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("oracle line {}: {e}", index + 1));
         match v["type"].as_str() {
             Some("ply") => {
                 let fen = text(&v, "fen");
@@ -47,8 +65,14 @@ fn legal_moves_checks_and_game_ends_agree_with_pyffish() {
                     ours = Some(Position::from_fen(&text(&v, "start_fen")).expect("start FEN"));
                 }
                 let pos = ours.as_mut().expect("a game starts at ply 0");
-                let theirs = Position::from_fen(&fen).unwrap_or_else(|e| panic!("pyffish FEN {fen} rejected: {e}"));
-                assert_eq!(pos.to_fen(), theirs.to_fen(), "positions diverged (game {})", v["game"]);
+                let theirs = Position::from_fen(&fen)
+                    .unwrap_or_else(|e| panic!("pyffish FEN {fen} rejected: {e}"));
+                assert_eq!(
+                    pos.to_fen(),
+                    theirs.to_fen(),
+                    "positions diverged (game {})",
+                    v["game"]
+                );
                 let expected: BTreeSet<String> = v["legal"]
                     .as_array()
                     .expect("legal list")
@@ -70,8 +94,12 @@ fn legal_moves_checks_and_game_ends_agree_with_pyffish() {
                 let reason = text(&v, "reason");
                 let no_move = legal_moves(&pos).is_empty();
                 match reason.as_str() {
-                    "checkmate" => assert!(no_move && in_check(&pos), "checkmate in {}", pos.to_fen()),
-                    "stalemate" => assert!(no_move && !in_check(&pos), "stalemate in {}", pos.to_fen()),
+                    "checkmate" => {
+                        assert!(no_move && in_check(&pos), "checkmate in {}", pos.to_fen())
+                    }
+                    "stalemate" => {
+                        assert!(no_move && !in_check(&pos), "stalemate in {}", pos.to_fen())
+                    }
                     _ => assert!(!no_move, "{reason} but no move in {}", pos.to_fen()),
                 }
                 no_move_ends += usize::from(no_move);
@@ -81,7 +109,13 @@ fn legal_moves_checks_and_game_ends_agree_with_pyffish() {
         }
     }
     assert_eq!(ends, games as usize, "every game ends");
-    assert!(positions > 100 * games as usize / 2, "too few positions compared: {positions}");
-    assert!(checks > 0 && no_move_ends > 0, "the games must reach checks ({checks}) and mates ({no_move_ends})");
+    assert!(
+        positions > 100 * games as usize / 2,
+        "too few positions compared: {positions}"
+    );
+    assert!(
+        checks > 0 && no_move_ends > 0,
+        "the games must reach checks ({checks}) and mates ({no_move_ends})"
+    );
     eprintln!("pyffish agreed on {positions} positions ({checks} in check) and {ends} game ends ({no_move_ends} without a move)");
 }

@@ -33,13 +33,21 @@ fn handshake_lists_the_options() {
     let lines = engine.expect("ucciok", LONG);
     assert!(lines[0].starts_with("id name xq-engine"));
     for option in ["usemillisec", "hashsize", "evallevel", "newgame"] {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("option {option} "))), "option {option} missing: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option {option} "))),
+            "option {option} missing: {lines:?}"
+        );
     }
     engine.send("isready");
     engine.expect("readyok", LONG);
     engine.send("quit");
     engine.expect("bye", LONG);
-    assert!(engine.close_and_wait(Duration::from_secs(5)), "engine must exit after quit");
+    assert!(
+        engine.close_and_wait(Duration::from_secs(5)),
+        "engine must exit after quit"
+    );
 }
 
 #[test]
@@ -51,16 +59,33 @@ fn go_depth_nodes_and_options() {
     engine.send("position startpos moves h2e2 h9g7");
     engine.send("go depth 5");
     let lines = engine.expect("bestmove", LONG);
-    assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")),
+        "{lines:?}"
+    );
     assert!(!lines.iter().any(|l| l.starts_with("info depth 6 ")));
-    assert_legal(&position_after(None, &["h2e2", "h9g7"]), Engine::best_move(&lines));
+    assert_legal(
+        &position_after(None, &["h2e2", "h9g7"]),
+        Engine::best_move(&lines),
+    );
 
     engine.send("go nodes 5000");
     let lines = engine.expect("bestmove", LONG);
-    let totals = lines.iter().rev().find(|l| l.starts_with("info time ")).expect("totals line");
-    let nodes: u64 = totals.split_whitespace().nth(4).and_then(|n| n.parse().ok()).expect("nodes");
+    let totals = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info time "))
+        .expect("totals line");
+    let nodes: u64 = totals
+        .split_whitespace()
+        .nth(4)
+        .and_then(|n| n.parse().ok())
+        .expect("nodes");
     assert_eq!(nodes, 5000, "go nodes is honoured exactly");
-    assert_legal(&position_after(None, &["h2e2", "h9g7"]), Engine::best_move(&lines));
+    assert_legal(
+        &position_after(None, &["h2e2", "h9g7"]),
+        Engine::best_move(&lines),
+    );
 }
 
 #[test]
@@ -70,7 +95,11 @@ fn clock_times_in_milliseconds_and_seconds() {
     let start = Instant::now();
     engine.send("go time 1000 increment 10 opptime 1000 oppincrement 10");
     engine.expect("bestmove", LONG);
-    assert!(start.elapsed() < Duration::from_millis(1000), "spent {:?} of a 1 s clock", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_millis(1000),
+        "spent {:?} of a 1 s clock",
+        start.elapsed()
+    );
 
     // Without usemillisec the unit is the second: 2 s left must not be read as 2 ms.
     let mut engine = Engine::start();
@@ -81,7 +110,10 @@ fn clock_times_in_milliseconds_and_seconds() {
     engine.send("go time 2 movestogo 1");
     engine.expect("bestmove", LONG);
     let spent = start.elapsed();
-    assert!(spent > Duration::from_millis(300) && spent < Duration::from_millis(2000), "spent {spent:?}");
+    assert!(
+        spent > Duration::from_millis(300) && spent < Duration::from_millis(2000),
+        "spent {spent:?}"
+    );
 }
 
 #[test]
@@ -92,11 +124,18 @@ fn stop_ends_an_infinite_search_and_isready_answers_while_thinking() {
     std::thread::sleep(Duration::from_millis(200));
     engine.send("isready");
     let lines = engine.expect("readyok", LONG);
-    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "infinite search answered early");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "infinite search answered early"
+    );
     let start = Instant::now();
     engine.send("stop");
     let lines = engine.expect("bestmove", LONG);
-    assert!(start.elapsed() < Duration::from_millis(500), "stop took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        start.elapsed()
+    );
     assert_legal(&Position::startpos(), Engine::best_move(&lines));
 }
 
@@ -106,7 +145,10 @@ fn ponder_then_ponderhit() {
     engine.send("position startpos moves h2e2");
     engine.send("go ponder time 2000 increment 0");
     std::thread::sleep(Duration::from_millis(300));
-    assert!(engine.drain(Duration::from_millis(50)).iter().all(|l| !l.starts_with("bestmove")));
+    assert!(engine
+        .drain(Duration::from_millis(50))
+        .iter()
+        .all(|l| !l.starts_with("bestmove")));
     engine.send("ponderhit");
     let lines = engine.expect("bestmove", Duration::from_secs(5));
     assert_legal(&position_after(None, &["h2e2"]), Engine::best_move(&lines));
@@ -125,7 +167,10 @@ fn banmoves_are_respected() {
     engine.send("banmoves a0a9");
     engine.send("go depth 3");
     let lines = engine.expect("bestmove", LONG);
-    let best = assert_legal(&Position::from_fen(fen).expect("fen"), Engine::best_move(&lines));
+    let best = assert_legal(
+        &Position::from_fen(fen).expect("fen"),
+        Engine::best_move(&lines),
+    );
     assert_ne!(best.to_string(), "a0a9");
 }
 
@@ -134,7 +179,10 @@ fn no_move_answers_nobestmove() {
     let mut engine = ucci();
     // Checkmate: Black's king on e9 is checked by the rook on e7, the rook on a9 covers
     // rank 9. Stalemate: Black's king on d9 is not in check but d8 and e9 are covered.
-    for fen in ["R3k4/9/4R4/9/9/9/9/9/9/3K5 b", "3k5/4R4/9/9/9/9/9/9/9/4K4 b"] {
+    for fen in [
+        "R3k4/9/4R4/9/9/9/9/9/9/3K5 b",
+        "3k5/4R4/9/9/9/9/9/9/9/4K4 b",
+    ] {
         engine.send(&format!("position fen {fen}"));
         engine.send("go depth 4");
         let lines = engine.expect("nobestmove", LONG);
@@ -166,7 +214,10 @@ fn bad_input_is_answered_and_survived() {
     for line in bad {
         engine.send(line);
         let lines = engine.expect("info string error", LONG);
-        assert!(lines.last().is_some_and(|l| l.len() < 300), "error line too long");
+        assert!(
+            lines.last().is_some_and(|l| l.len() < 300),
+            "error line too long"
+        );
         engine.send("isready");
         engine.expect("readyok", LONG);
     }
@@ -189,7 +240,10 @@ fn end_of_input_ends_the_engine_even_while_thinking() {
     engine.send("position startpos");
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
-    assert!(engine.close_and_wait(Duration::from_secs(2)), "engine must exit when stdin closes");
+    assert!(
+        engine.close_and_wait(Duration::from_secs(2)),
+        "engine must exit when stdin closes"
+    );
 }
 
 #[test]
@@ -212,7 +266,10 @@ fn never_exceeds_a_running_clock() {
         ));
         let lines = engine.expect_answer(LONG);
         let spent = start.elapsed();
-        assert!(spent < own, "search {search} spent {spent:?} with {own:?} left");
+        assert!(
+            spent < own,
+            "search {search} spent {spent:?} with {own:?} left"
+        );
         clocks[side] = own - spent + increment;
         match Engine::best_move(&lines) {
             Some(text) => {

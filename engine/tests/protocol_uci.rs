@@ -15,8 +15,12 @@ fn uci_session() {
     let mut engine = Engine::start();
     engine.send("uci");
     let lines = engine.expect("uciok", LONG);
-    assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin")));
-    assert!(lines.iter().any(|l| l.starts_with("option name EvalLevel type spin")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Hash type spin")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name EvalLevel type spin")));
     engine.send("setoption name Hash value 32");
     engine.send("setoption name EvalLevel value 2");
     engine.send("setoption name Clear Hash");
@@ -28,7 +32,12 @@ fn uci_session() {
     engine.send("position startpos moves h2e2 h9g7 h0g2");
     engine.send("go depth 4");
     let lines = engine.expect("bestmove", LONG);
-    assert!(lines.iter().any(|l| l.starts_with("info depth 4 ") && l.contains(" score cp ")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 4 ") && l.contains(" score cp ")),
+        "{lines:?}"
+    );
     let mut pos = Position::startpos();
     for m in ["h2e2", "h9g7", "h0g2"] {
         pos.make_move(Move::parse(m).expect("move"));
@@ -46,7 +55,10 @@ fn uci_session() {
     engine.send("go movetime 200");
     engine.expect("bestmove", LONG);
     let spent = start.elapsed();
-    assert!(spent >= Duration::from_millis(150) && spent < Duration::from_millis(400), "movetime 200 took {spent:?}");
+    assert!(
+        spent >= Duration::from_millis(150) && spent < Duration::from_millis(400),
+        "movetime 200 took {spent:?}"
+    );
 
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
@@ -62,7 +74,10 @@ fn uci_session() {
     engine.send("position fen 4k4/9/9/9/9/9/9/9/3R5/R4K3 w");
     engine.send("go depth 3");
     let lines = engine.expect("bestmove", LONG);
-    assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
     assert_eq!(Engine::best_move(&lines).as_deref(), Some("a0e0"));
 
     engine.send("setoption name Nonsense value 1");

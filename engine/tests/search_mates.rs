@@ -45,8 +45,11 @@ fn cases() -> Vec<(Position, Vec<String>)> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|(i, l)| {
-            let (fen, moves) = l.split_once(';').unwrap_or_else(|| panic!("line {}: no `;`", i + 1));
-            let pos = Position::from_fen(fen.trim()).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+            let (fen, moves) = l
+                .split_once(';')
+                .unwrap_or_else(|| panic!("line {}: no `;`", i + 1));
+            let pos =
+                Position::from_fen(fen.trim()).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
             (pos, moves.split_whitespace().map(str::to_owned).collect())
         })
         .collect()
@@ -63,10 +66,25 @@ fn finds_every_mate_in_two() {
         let lines = engine.expect("bestmove", Duration::from_secs(30));
         let best = common::Engine::best_move(&lines).expect("a move");
         let m = Move::parse(&best).expect("coordinates");
-        assert!(forces_mate_in_two(&pos, m), "{best} does not force mate in {}", pos.to_fen());
-        assert!(expected.contains(&best), "{best} not among the listed mates of {}", pos.to_fen());
-        let scored = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
-        assert!(scored.contains(" score 9997 "), "mate in 2 (3 plies) announced as 9997: {scored}");
+        assert!(
+            forces_mate_in_two(&pos, m),
+            "{best} does not force mate in {}",
+            pos.to_fen()
+        );
+        assert!(
+            expected.contains(&best),
+            "{best} not among the listed mates of {}",
+            pos.to_fen()
+        );
+        let scored = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("info");
+        assert!(
+            scored.contains(" score 9997 "),
+            "mate in 2 (3 plies) announced as 9997: {scored}"
+        );
     }
 }
 

@@ -5,4 +5,6 @@
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
 pub mod cli;
+pub mod client;
+pub mod game;
 pub mod stats;

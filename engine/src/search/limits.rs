@@ -49,7 +49,11 @@ impl Limits {
             let t = movetime
                 .saturating_sub(MOVE_OVERHEAD / 3)
                 .max(Duration::from_millis(1));
-            return Some(Budget { soft: t, hard: t, fixed: true });
+            return Some(Budget {
+                soft: t,
+                hard: t,
+                fixed: true,
+            });
         }
         let clock = self.clock?;
         let usable = clock.time_left.saturating_sub(MOVE_OVERHEAD);
@@ -66,7 +70,11 @@ impl Limits {
         };
         let soft = base.min(cap).max(Duration::from_millis(1));
         let hard = (base * 4).min(cap).max(soft);
-        Some(Budget { soft, hard, fixed: false })
+        Some(Budget {
+            soft,
+            hard,
+            fixed: false,
+        })
     }
 }
 

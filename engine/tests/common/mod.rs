@@ -35,7 +35,12 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines: rx, transcript: Vec::new() }
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
     }
 
     /// Sends one line.
@@ -80,10 +85,16 @@ impl Engine {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    panic!("no `{prefix}` within {timeout:?}; transcript:\n{}", self.transcript.join("\n"))
+                    panic!(
+                        "no `{prefix}` within {timeout:?}; transcript:\n{}",
+                        self.transcript.join("\n")
+                    )
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    panic!("engine closed its output before `{prefix}`; transcript:\n{}", self.transcript.join("\n"))
+                    panic!(
+                        "engine closed its output before `{prefix}`; transcript:\n{}",
+                        self.transcript.join("\n")
+                    )
                 }
             }
         }
