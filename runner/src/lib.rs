@@ -6,5 +6,7 @@
 
 pub mod cli;
 pub mod client;
+pub mod config;
 pub mod game;
+pub mod output;
 pub mod stats;

@@ -90,6 +90,12 @@ impl EngineSession {
         }
     }
 
+    /// How the engine numbers ranks.
+    #[must_use]
+    pub fn coordinates(&self) -> super::Coordinates {
+        self.spec.coordinates
+    }
+
     /// The engine's configured name.
     #[must_use]
     pub fn name(&self) -> &str {

@@ -1,0 +1,244 @@
+//! Plays one game between two engine sessions and judges it move by move.
+//!
+//! The runner trusts nothing an engine says about the game: every move is checked
+//! against the legal moves, the rules judge decides after every move, the runner's own
+//! clock decides time losses, and draw offers or resignations in `bestmove` lines are
+//! ignored (use score adjudication instead). Every engine failure becomes a result with
+//! its reason code.
+
+use std::time::Duration;
+
+use xq_engine::board::{Color, Move, Position};
+use xq_engine::movegen::is_legal;
+use xq_engine::notation::parse_coords;
+use xq_engine::rules::{GameRecord, GameResult, Rules};
+
+use super::adjudication::{Adjudged, Adjudicator, DrawRule, ResignRule};
+use super::outcome::{EndReason, Outcome, PlayedGame, PlayedMove};
+use super::time_control::{Clock, TimeControl};
+use crate::client::{Answer, EngineError, EngineSession, GoClock, GoLimit};
+
+/// The rules and limits of every game of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSettings {
+    pub rules: Rules,
+    /// Extra time a move may take beyond the clock before it loses (pipe latency).
+    pub time_margin: Duration,
+    /// Send `banmoves` (UCCI) for moves that would complete a forbidden perpetual.
+    pub banmoves: bool,
+    pub draw: Option<DrawRule>,
+    pub resign: Option<ResignRule>,
+    /// Plies played by the engines after which the game is a draw (`max_plies`).
+    pub max_plies: Option<u32>,
+}
+
+impl Default for GameSettings {
+    fn default() -> GameSettings {
+        GameSettings {
+            rules: Rules::default(),
+            time_margin: Duration::from_millis(50),
+            banmoves: true,
+            draw: None,
+            resign: None,
+            max_plies: None,
+        }
+    }
+}
+
+/// Where a game starts: a FEN and the opening's moves (played before the engines move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStart {
+    pub fen: String,
+    pub moves: Vec<Move>,
+}
+
+/// One side of a game: its engine and its clock.
+#[derive(Debug)]
+pub struct Player<'a> {
+    pub engine: &'a mut EngineSession,
+    pub time_control: TimeControl,
+}
+
+/// Why a game could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    #[error("bad opening FEN `{fen}`: {why}")]
+    Fen { fen: String, why: String },
+    #[error("opening move {index} ({mv}) is illegal")]
+    Move { index: usize, mv: Move },
+}
+
+/// The game in progress: the judge's record, what the engines are told, and the output.
+struct Table {
+    record: GameRecord,
+    /// The position after the last capture and the moves since, as sent to engines
+    /// (the UCCI convention: no repetition can reach across a capture).
+    anchor_fen: String,
+    since_anchor: Vec<Move>,
+    game: PlayedGame,
+}
+
+impl Table {
+    fn finish(mut self, outcome: Outcome, reason: EndReason, faulted: Option<Color>, detail: Option<String>) -> PlayedGame {
+        self.game.outcome = outcome;
+        self.game.reason = reason;
+        self.game.faulted = faulted;
+        self.game.detail = detail;
+        self.game
+    }
+
+    fn play(&mut self, m: Move) -> bool {
+        let capture = self.record.position().piece_at(m.to()).is_some();
+        if self.record.push(m).is_err() {
+            return false;
+        }
+        if capture {
+            self.anchor_fen = self.record.position().to_fen();
+            self.since_anchor.clear();
+        } else {
+            self.since_anchor.push(m);
+        }
+        true
+    }
+}
+
+/// Plays a game from `start` with `players` (Red first).
+///
+/// # Errors
+/// [`StartError`] when the start FEN or an opening move is bad (the opening file is
+/// checked when the run starts, so this means a bug or a changed file).
+pub async fn play_game(
+    start: &GameStart,
+    players: [Player<'_>; 2],
+    settings: &GameSettings,
+) -> Result<PlayedGame, StartError> {
+    let position = Position::from_fen(&start.fen).map_err(|e| StartError::Fen { fen: start.fen.clone(), why: e.to_string() })?;
+    let [red, black] = players;
+    let mut table = Table {
+        record: GameRecord::new(position.clone(), settings.rules),
+        anchor_fen: position.to_fen(),
+        since_anchor: Vec::new(),
+        game: PlayedGame {
+            red: red.engine.name().to_owned(),
+            black: black.engine.name().to_owned(),
+            start_fen: start.fen.clone(),
+            opening_moves: start.moves.clone(),
+            moves: Vec::new(),
+            outcome: Outcome::Draw,
+            reason: EndReason::MaxPlies,
+            faulted: None,
+            detail: None,
+        },
+    };
+    for (index, &mv) in start.moves.iter().enumerate() {
+        if !table.play(mv) {
+            return Err(StartError::Move { index: index + 1, mv });
+        }
+    }
+    let mut clocks = [Clock::new(red.time_control), Clock::new(black.time_control)];
+    let mut engines = [red.engine, black.engine];
+    for color in Color::ALL {
+        if let Err(e) = engines[color.index()].new_game().await {
+            let reason = fault_reason(&e, false);
+            return Ok(table.finish(Outcome::loss_for(color), reason, Some(color), Some(e.to_string())));
+        }
+    }
+    let mut adjudicator = Adjudicator::new(settings.draw, settings.resign);
+    loop {
+        let verdict = table.record.verdict();
+        if verdict.is_final() {
+            let outcome = match verdict.result {
+                GameResult::RedWins => Outcome::RedWins,
+                GameResult::BlackWins => Outcome::BlackWins,
+                GameResult::Draw | GameResult::Ongoing => Outcome::Draw,
+            };
+            let reason = EndReason::from_code(verdict.reason.code()).unwrap_or(EndReason::Repetition);
+            return Ok(table.finish(outcome, reason, None, None));
+        }
+        if settings.max_plies.is_some_and(|max| table.game.moves.len() >= max as usize) {
+            return Ok(table.finish(Outcome::Draw, EndReason::MaxPlies, None, None));
+        }
+        let side = table.record.position().side_to_move();
+        let clock = clocks[side.index()];
+        let (limit, deadline) = go_limit(&clock, &clocks[(!side).index()], side, settings.time_margin);
+        let banned = if settings.banmoves { table.record.banned_moves() } else { Vec::new() };
+        let engine = &mut engines[side.index()];
+        let thought = match engine.think(&table.anchor_fen, &table.since_anchor, &banned, limit, deadline).await {
+            Ok(thought) => thought,
+            Err(e) => {
+                if !matches!(e, EngineError::Exited { .. }) {
+                    engine.kill().await;
+                }
+                let reason = fault_reason(&e, clock.control().is_clock());
+                return Ok(table.finish(Outcome::loss_for(side), reason, Some(side), Some(e.to_string())));
+            }
+        };
+        if clock.flag_fell(thought.elapsed, settings.time_margin) {
+            let detail = format!("answered after {} ms with {} ms left", thought.elapsed.as_millis(), clock.left().unwrap_or_default().as_millis());
+            return Ok(table.finish(Outcome::loss_for(side), EndReason::TimeForfeit, Some(side), Some(detail)));
+        }
+        let text = match &thought.answer {
+            Answer::Move { text, .. } => text.clone(),
+            Answer::NoMove => {
+                let detail = "said it has no move while it has legal moves".to_owned();
+                return Ok(table.finish(Outcome::loss_for(side), EndReason::NoMove, Some(side), Some(detail)));
+            }
+        };
+        let legal = parse_coords(&text, engine.coordinates().rank_base()).ok().filter(|&m| is_legal(table.record.position(), m));
+        let Some(mv) = legal else {
+            let detail = format!("illegal move `{}`", text.chars().take(40).collect::<String>());
+            return Ok(table.finish(Outcome::loss_for(side), EndReason::IllegalMove, Some(side), Some(detail)));
+        };
+        table.play(mv);
+        clocks[side.index()].charge(thought.elapsed);
+        let info = thought.last_scored.as_ref();
+        table.game.moves.push(PlayedMove {
+            mv,
+            time_ms: u64::try_from(thought.elapsed.as_millis()).unwrap_or(u64::MAX),
+            score: info.and_then(|i| i.score),
+            depth: info.and_then(|i| i.depth),
+        });
+        if table.record.verdict().is_final() {
+            continue;
+        }
+        let move_number = table.record.position().fullmove_number();
+        let score = info.and_then(|i| i.score).map(crate::client::Score::as_units);
+        match adjudicator.record(side, move_number, score) {
+            Some(Adjudged::Draw) => return Ok(table.finish(Outcome::Draw, EndReason::AdjudicationDraw, None, None)),
+            Some(Adjudged::Resign(loser)) => {
+                return Ok(table.finish(Outcome::loss_for(loser), EndReason::AdjudicationResign, None, None))
+            }
+            None => {}
+        }
+    }
+}
+
+/// The `go` limit of a side and the deadline after which the runner sends `stop`.
+fn go_limit(own: &Clock, opp: &Clock, side: Color, margin: Duration) -> (GoLimit, Option<Duration>) {
+    match own.control() {
+        TimeControl::Clock { .. } => {
+            let left = own.left().unwrap_or_default();
+            let clock = GoClock {
+                own_time: left,
+                own_increment: own.increment(),
+                opp_time: opp.left().unwrap_or_default(),
+                opp_increment: opp.increment(),
+                moves_to_go: own.moves_to_go(),
+                red_to_move: side == Color::Red,
+            };
+            (GoLimit::Clock(clock), Some(left + margin))
+        }
+        TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), Some(t + margin)),
+        TimeControl::Depth(d) => (GoLimit::Depth(d), None),
+        TimeControl::Nodes(n) => (GoLimit::Nodes(n), None),
+    }
+}
+
+/// The reason code of an engine failure.
+fn fault_reason(error: &EngineError, clocked: bool) -> EndReason {
+    match error {
+        EngineError::Exited { .. } | EngineError::Spawn { .. } => EndReason::Crash,
+        EngineError::NoAnswer { .. } if clocked => EndReason::TimeForfeit,
+        EngineError::NoAnswer { .. } | EngineError::Timeout { .. } => EndReason::Stall,
+    }
+}

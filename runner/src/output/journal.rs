@@ -1,0 +1,221 @@
+//! The journal: one JSON line per finished game, appended and flushed the moment the game
+//! ends. It is the single source of truth of a run: counts, the PGN and the summary are
+//! rebuilt from it, and `--resume` continues from it.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use xq_engine::board::Move;
+
+use crate::client::Score;
+use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    /// Pair number (0-based): one opening played twice with colours swapped.
+    pub pair: u64,
+    /// Game of the pair: 0 (first engine has Red) or 1 (colours swapped).
+    pub game: u8,
+    /// Index of the opening in the opening file (0-based), if any.
+    pub opening: Option<usize>,
+    pub red: String,
+    pub black: String,
+    /// `1-0`, `0-1` or `1/2-1/2`, from Red's side.
+    pub result: Outcome,
+    pub reason: EndReason,
+    /// Plies played by the engines (the opening's moves not counted).
+    pub plies: usize,
+    pub start_fen: String,
+    /// The opening's moves, space separated.
+    #[serde(default)]
+    pub opening_moves: String,
+    /// The engines' moves, space separated, in UCCI coordinates.
+    pub moves: String,
+    /// Thinking time per engine move in milliseconds, measured by the runner.
+    pub times_ms: Vec<u64>,
+    /// The engine's score per move (`35`, `-120`, `M3`, `-M2`, or null).
+    pub scores: Vec<Option<String>>,
+    pub depths: Vec<Option<u32>>,
+    /// The engine that faulted, if the game ended by a fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faulted: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Wall time of the whole game in milliseconds.
+    pub duration_ms: u64,
+}
+
+impl JournalEntry {
+    /// The entry of a played game.
+    #[must_use]
+    pub fn new(pair: u64, game: u8, opening: Option<usize>, played: &PlayedGame, duration_ms: u64) -> JournalEntry {
+        let join = |moves: &mut dyn Iterator<Item = Move>| moves.map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+        let faulted = played.faulted.map(|side| match side {
+            xq_engine::board::Color::Red => played.red.clone(),
+            xq_engine::board::Color::Black => played.black.clone(),
+        });
+        JournalEntry {
+            pair,
+            game,
+            opening,
+            red: played.red.clone(),
+            black: played.black.clone(),
+            result: played.outcome,
+            reason: played.reason,
+            plies: played.plies(),
+            start_fen: played.start_fen.clone(),
+            opening_moves: join(&mut played.opening_moves.iter().copied()),
+            moves: join(&mut played.moves.iter().map(|m| m.mv)),
+            times_ms: played.moves.iter().map(|m| m.time_ms).collect(),
+            scores: played.moves.iter().map(|m| m.score.map(Score::to_comment)).collect(),
+            depths: played.moves.iter().map(|m| m.depth).collect(),
+            faulted,
+            detail: played.detail.clone(),
+            duration_ms,
+        }
+    }
+
+    /// The game back from the entry (for the PGN); `None` if a move does not parse.
+    #[must_use]
+    pub fn to_played(&self) -> Option<PlayedGame> {
+        let parse = |text: &str| -> Option<Vec<Move>> { text.split_whitespace().map(|m| Move::parse(m).ok()).collect() };
+        let moves = parse(&self.moves)?;
+        let played = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| PlayedMove {
+                mv,
+                time_ms: self.times_ms.get(i).copied().unwrap_or(0),
+                score: self.scores.get(i).cloned().flatten().and_then(|s| parse_score(&s)),
+                depth: self.depths.get(i).copied().flatten(),
+            })
+            .collect();
+        let faulted = self.faulted.as_ref().map(|name| {
+            if *name == self.red {
+                xq_engine::board::Color::Red
+            } else {
+                xq_engine::board::Color::Black
+            }
+        });
+        Some(PlayedGame {
+            red: self.red.clone(),
+            black: self.black.clone(),
+            start_fen: self.start_fen.clone(),
+            opening_moves: parse(&self.opening_moves)?,
+            moves: played,
+            outcome: self.result,
+            reason: self.reason,
+            faulted,
+            detail: self.detail.clone(),
+        })
+    }
+}
+
+fn parse_score(text: &str) -> Option<Score> {
+    if let Some(m) = text.strip_prefix("-M") {
+        return m.parse::<i32>().ok().map(|m| Score::Mate(-m));
+    }
+    if let Some(m) = text.strip_prefix('M') {
+        return m.parse().ok().map(Score::Mate);
+    }
+    text.parse().ok().map(Score::Units)
+}
+
+/// Why the journal could not be used.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}:{line}: not a journal entry: {why}")]
+    Corrupt { path: PathBuf, line: usize, why: String },
+}
+
+/// An open journal, appending.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+}
+
+impl Journal {
+    /// Opens (creating) the journal for appending.
+    ///
+    /// # Errors
+    /// The file cannot be opened.
+    pub fn open(path: &Path) -> Result<Journal, JournalError> {
+        let io = |source| JournalError::Io { path: path.to_owned(), source };
+        let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+        Ok(Journal { path: path.to_owned(), file })
+    }
+
+    /// Appends one entry as a single write and flushes it to the OS, so a killed runner
+    /// never loses a finished game.
+    ///
+    /// # Errors
+    /// Writing failed (disk full...).
+    pub fn append(&mut self, entry: &JournalEntry) -> Result<(), JournalError> {
+        let mut line = serde_json::to_string(entry).map_err(|e| JournalError::Io {
+            path: self.path.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|source| JournalError::Io { path: self.path.clone(), source })
+    }
+
+    /// Reads every complete entry. A last line cut off by a kill (no newline, or not
+    /// valid JSON) is dropped from the file so appending continues cleanly; any other bad
+    /// line is an error naming it.
+    ///
+    /// # Errors
+    /// The file cannot be read, or a line before the last is corrupt.
+    pub fn read_all(path: &Path) -> Result<Vec<JournalEntry>, JournalError> {
+        let io = |source| JournalError::Io { path: path.to_owned(), source };
+        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io(e)),
+        };
+        let mut entries = Vec::new();
+        let mut good_len: u64 = 0;
+        let mut reader = BufReader::new(&mut file);
+        let mut buffer = String::new();
+        let mut line_no = 0;
+        loop {
+            buffer.clear();
+            let read = reader.read_line(&mut buffer).map_err(io)?;
+            if read == 0 {
+                break;
+            }
+            line_no += 1;
+            if !buffer.ends_with('\n') {
+                // A torn last line: the runner was killed while writing it.
+                break;
+            }
+            match serde_json::from_str::<JournalEntry>(buffer.trim_end()) {
+                Ok(entry) => {
+                    entries.push(entry);
+                    good_len += read as u64;
+                }
+                Err(e) => {
+                    // Only the very last line may be damaged.
+                    let mut rest = String::new();
+                    if reader.read_line(&mut rest).map_err(io)? == 0 {
+                        break;
+                    }
+                    return Err(JournalError::Corrupt { path: path.to_owned(), line: line_no, why: e.to_string() });
+                }
+            }
+        }
+        drop(reader);
+        file.set_len(good_len).map_err(io)?;
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok(entries)
+    }
+}

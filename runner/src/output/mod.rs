@@ -1,0 +1,5 @@
+//! Outputs of a run: the journal (JSON lines), PGN, summary JSON, the text result block,
+//! the HTML report and the progress display.
+
+pub mod journal;
+pub mod pgn;
