@@ -7,3 +7,4 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod rules;

@@ -6,6 +6,8 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod judge;
+
 /// Command-line interface of `xq-runner`.
 #[derive(Debug, Parser)]
 #[command(
@@ -20,7 +22,10 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Judge a game with the rules judge: result, reason and ply.
+    Judge(judge::JudgeArgs),
+}
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
 pub mod exit {
@@ -38,5 +43,7 @@ pub mod exit {
 
 /// Runs the parsed command and returns the process exit code.
 pub fn dispatch(cli: Cli) -> u8 {
-    match cli.command {}
+    match cli.command {
+        Command::Judge(args) => judge::run(&args),
+    }
 }
