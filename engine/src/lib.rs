@@ -9,4 +9,5 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod protocol;
+pub mod rules;
 pub mod search;

@@ -6,6 +6,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod judge;
 pub mod stats;
 
 /// Command-line interface of `xq-runner`.
@@ -25,6 +26,8 @@ pub struct Cli {
 pub enum Command {
     /// Elo, nElo, LOS and the SPRT state from pentanomial or trinomial counts.
     Stats(stats::StatsArgs),
+    /// Judge a game with the rules judge: result, reason and ply.
+    Judge(judge::JudgeArgs),
 }
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
@@ -45,5 +48,6 @@ pub mod exit {
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {
         Command::Stats(args) => stats::run(&args),
+        Command::Judge(args) => judge::run(&args),
     }
 }

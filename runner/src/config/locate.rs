@@ -15,7 +15,11 @@ pub fn line_of(text: &str, path: KeyPath<'_>) -> Option<usize> {
 
 fn offset_in_table(table: &Table, path: KeyPath<'_>) -> Option<usize> {
     let (first, rest) = path.split_first()?;
-    let here = table.key(first).and_then(toml_edit::Key::span).map(|s| s.start).or_else(|| table.span().map(|s| s.start));
+    let here = table
+        .key(first)
+        .and_then(toml_edit::Key::span)
+        .map(|s| s.start)
+        .or_else(|| table.span().map(|s| s.start));
     let Some(item) = table.get(first) else {
         return here;
     };
@@ -30,11 +34,17 @@ fn offset_in_table(table: &Table, path: KeyPath<'_>) -> Option<usize> {
             if deeper.is_empty() {
                 return inner.span().map(|s| s.start).or(here);
             }
-            offset_in_table(inner, deeper).or_else(|| inner.span().map(|s| s.start)).or(here)
+            offset_in_table(inner, deeper)
+                .or_else(|| inner.span().map(|s| s.start))
+                .or(here)
         }
         Item::Value(toml_edit::Value::InlineTable(inline)) => {
             let key = rest.first()?;
-            inline.key(key).and_then(toml_edit::Key::span).map(|s| s.start).or(here)
+            inline
+                .key(key)
+                .and_then(toml_edit::Key::span)
+                .map(|s| s.start)
+                .or(here)
         }
         _ => here,
     }

@@ -11,7 +11,9 @@ use std::fmt;
 use std::path::Path;
 
 pub use overrides::OverrideError;
-pub use plan::{EnginePlan, FaultLimits, Kind, OpeningOrder, OpeningsPlan, OutputPlan, Plan, Problem};
+pub use plan::{
+    EnginePlan, FaultLimits, Kind, OpeningOrder, OpeningsPlan, OutputPlan, Plan, Problem,
+};
 pub use raw::RawConfig;
 
 /// The embedded default run (`configs/quick.toml`), used when no config is given.
@@ -68,7 +70,10 @@ pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Loaded, ConfigE
             })?;
             (p.display().to_string(), text)
         }
-        None => ("configs/quick.toml (embedded)".to_owned(), EMBEDDED_QUICK.to_owned()),
+        None => (
+            "configs/quick.toml (embedded)".to_owned(),
+            EMBEDDED_QUICK.to_owned(),
+        ),
     };
     parse(&name, &text, overrides)
 }
@@ -78,38 +83,57 @@ pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Loaded, ConfigE
 /// # Errors
 /// As [`load`].
 pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, ConfigError> {
-    let error = |line, key: Option<String>, message: String| ConfigError { file: name.to_owned(), line, key, message };
+    let error = |line, key: Option<String>, message: String| ConfigError {
+        file: name.to_owned(),
+        line,
+        key,
+        message,
+    };
     let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
         error(line, None, e.message().to_owned())
     })?;
     for o in overrides {
         overrides::apply(&mut table, o).map_err(|e| error(None, None, e.to_string()))?;
     }
-    let raw: RawConfig = toml::Value::Table(table.clone()).try_into().map_err(|e: toml::de::Error| {
-        // Overrides may have introduced the problem, so point into the file only when
-        // there were none.
-        let line = if overrides.is_empty() { first_line_of_unknown(text, e.message()) } else { None };
-        error(line, None, e.message().to_owned())
-    })?;
+    let raw: RawConfig =
+        toml::Value::Table(table.clone())
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                // Overrides may have introduced the problem, so point into the file only when
+                // there were none.
+                let line = if overrides.is_empty() {
+                    first_line_of_unknown(text, e.message())
+                } else {
+                    None
+                };
+                error(line, None, e.message().to_owned())
+            })?;
     let default_dir = format!("out/{}", default_dir_name(name));
     let plan = plan::validate(&raw, &default_dir).map_err(|p| {
         let path: Vec<&str> = p.key.split('.').collect();
         error(locate::line_of(text, &path), Some(p.key.clone()), p.message)
     })?;
     let canonical = toml::to_string(&table).unwrap_or_default();
-    Ok(Loaded { plan, hash: run_hash(&table), text: canonical })
+    Ok(Loaded {
+        plan,
+        hash: run_hash(&table),
+        text: canonical,
+    })
 }
 
 /// The line of an ``unknown field `x` `` error: the first line that sets `x`.
 fn first_line_of_unknown(text: &str, message: &str) -> Option<usize> {
     let field = message.split('`').nth(1)?;
-    text.lines().position(|l| {
-        let l = l.trim_start();
-        l.starts_with(field) && l[field.len()..].trim_start().starts_with('=')
-            || l.trim_start_matches('[').starts_with(field) && l.starts_with('[')
-    })
-    .map(|i| i + 1)
+    text.lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.starts_with(field) && l[field.len()..].trim_start().starts_with('=')
+                || l.trim_start_matches('[').starts_with(field) && l.starts_with('[')
+        })
+        .map(|i| i + 1)
 }
 
 fn default_dir_name(name: &str) -> String {

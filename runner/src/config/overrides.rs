@@ -18,7 +18,9 @@ pub struct OverrideError {
 fn value_of(text: &str) -> Value {
     let probe = format!("v = {text}");
     match probe.parse::<toml::Table>() {
-        Ok(mut table) => table.remove("v").unwrap_or_else(|| Value::String(text.to_owned())),
+        Ok(mut table) => table
+            .remove("v")
+            .unwrap_or_else(|| Value::String(text.to_owned())),
         Err(_) => Value::String(text.to_owned()),
     }
 }
@@ -28,8 +30,13 @@ fn value_of(text: &str) -> Value {
 /// # Errors
 /// [`OverrideError`] when the text has no `=`, or the path does not fit the config.
 pub fn apply(config: &mut toml::Table, text: &str) -> Result<(), OverrideError> {
-    let error = |why: &str| OverrideError { text: text.to_owned(), why: why.to_owned() };
-    let (path, value) = text.split_once('=').ok_or_else(|| error("expected key=value"))?;
+    let error = |why: &str| OverrideError {
+        text: text.to_owned(),
+        why: why.to_owned(),
+    };
+    let (path, value) = text
+        .split_once('=')
+        .ok_or_else(|| error("expected key=value"))?;
     let parts: Vec<&str> = path.trim().split('.').collect();
     if parts.iter().any(|p| p.is_empty()) {
         return Err(error("empty key"));
@@ -40,21 +47,36 @@ pub fn apply(config: &mut toml::Table, text: &str) -> Result<(), OverrideError> 
     while index + 1 < parts.len() {
         let part = parts[index];
         if part == "engine" {
-            let engines = table.get_mut("engine").and_then(Value::as_array_mut).ok_or_else(|| error("no [[engine]] in the config"))?;
-            let which = parts.get(index + 1).ok_or_else(|| error("which engine? use engine.<index or name>.<key>"))?;
+            let engines = table
+                .get_mut("engine")
+                .and_then(Value::as_array_mut)
+                .ok_or_else(|| error("no [[engine]] in the config"))?;
+            let which = parts
+                .get(index + 1)
+                .ok_or_else(|| error("which engine? use engine.<index or name>.<key>"))?;
             let found = match which.parse::<usize>() {
                 Ok(i) => engines.get_mut(i),
-                Err(_) => engines.iter_mut().find(|e| e.get("name").and_then(Value::as_str) == Some(which)),
+                Err(_) => engines
+                    .iter_mut()
+                    .find(|e| e.get("name").and_then(Value::as_str) == Some(which)),
             };
-            table = found.and_then(Value::as_table_mut).ok_or_else(|| error(&format!("no engine `{which}`")))?;
+            table = found
+                .and_then(Value::as_table_mut)
+                .ok_or_else(|| error(&format!("no engine `{which}`")))?;
             index += 2;
             continue;
         }
-        let entry = table.entry(part.to_owned()).or_insert_with(|| Value::Table(toml::Table::new()));
-        table = entry.as_table_mut().ok_or_else(|| error(&format!("`{part}` is not a table")))?;
+        let entry = table
+            .entry(part.to_owned())
+            .or_insert_with(|| Value::Table(toml::Table::new()));
+        table = entry
+            .as_table_mut()
+            .ok_or_else(|| error(&format!("`{part}` is not a table")))?;
         index += 1;
     }
-    let last = parts.get(index).ok_or_else(|| error("missing key after the engine"))?;
+    let last = parts
+        .get(index)
+        .ok_or_else(|| error("missing key after the engine"))?;
     table.insert((*last).to_owned(), value);
     Ok(())
 }
@@ -66,14 +88,19 @@ mod tests {
     #[test]
     fn overrides_nested_keys_and_engines() {
         let mut config: toml::Table =
-            "[tournament]\npairs = 1\n[[engine]]\nname = \"a\"\n[[engine]]\nname = \"b\"\n".parse().expect("toml");
+            "[tournament]\npairs = 1\n[[engine]]\nname = \"a\"\n[[engine]]\nname = \"b\"\n"
+                .parse()
+                .expect("toml");
         apply(&mut config, "tournament.pairs=20").expect("pairs");
         apply(&mut config, "time.tc=10+0.1").expect("tc");
         apply(&mut config, "engine.b.options.hash=64").expect("by name");
         apply(&mut config, "engine.0.protocol=uci").expect("by index");
         assert_eq!(config["tournament"]["pairs"].as_integer(), Some(20));
         assert_eq!(config["time"]["tc"].as_str(), Some("10+0.1"));
-        assert_eq!(config["engine"][1]["options"]["hash"].as_integer(), Some(64));
+        assert_eq!(
+            config["engine"][1]["options"]["hash"].as_integer(),
+            Some(64)
+        );
         assert_eq!(config["engine"][0]["protocol"].as_str(), Some("uci"));
         assert!(apply(&mut config, "nothing").is_err());
         assert!(apply(&mut config, "engine.zz.x=1").is_err());

@@ -97,7 +97,10 @@ pub struct Problem {
 }
 
 fn problem(key: impl Into<String>, message: impl Into<String>) -> Problem {
-    Problem { key: key.into(), message: message.into() }
+    Problem {
+        key: key.into(),
+        message: message.into(),
+    }
 }
 
 /// The duration of a key, or its default.
@@ -114,12 +117,17 @@ fn time_control(key: &str, time: &RawTime) -> Result<Option<TimeControl>, Proble
     if let Some(tc) = &time.tc {
         let tc = TimeControl::parse(tc).map_err(|e| problem(format!("{key}.tc"), e.to_string()))?;
         if !matches!(tc, TimeControl::Clock { .. }) {
-            return Err(problem(format!("{key}.tc"), "a clock like 10+0.1 or 40/60; use movetime for a time per move"));
+            return Err(problem(
+                format!("{key}.tc"),
+                "a clock like 10+0.1 or 40/60; use movetime for a time per move",
+            ));
         }
         found.push(tc);
     }
     if let Some(t) = &time.movetime {
-        found.push(TimeControl::MoveTime(parse_duration(t).map_err(|e| problem(format!("{key}.movetime"), e.to_string()))?));
+        found.push(TimeControl::MoveTime(
+            parse_duration(t).map_err(|e| problem(format!("{key}.movetime"), e.to_string()))?,
+        ));
     }
     if let Some(d) = time.depth {
         if d == 0 || d > 128 {
@@ -146,7 +154,9 @@ fn check_program(key: &str, program: &str, dir: Option<&Path>) -> Result<(), Pro
     let candidate = Path::new(program);
     let exists = if program.contains('/') {
         match dir {
-            Some(dir) if candidate.is_relative() => dir.join(candidate).is_file() || candidate.is_file(),
+            Some(dir) if candidate.is_relative() => {
+                dir.join(candidate).is_file() || candidate.is_file()
+            }
             _ => candidate.is_file(),
         }
     } else {
@@ -157,7 +167,10 @@ fn check_program(key: &str, program: &str, dir: Option<&Path>) -> Result<(), Pro
     if exists {
         Ok(())
     } else {
-        Err(problem(key, format!("engine program `{program}` not found (build it, or fix the path)")))
+        Err(problem(
+            key,
+            format!("engine program `{program}` not found (build it, or fix the path)"),
+        ))
     }
 }
 
@@ -168,16 +181,26 @@ fn option_text(value: &toml::Value) -> String {
     }
 }
 
-fn engine(index: usize, raw: &RawEngine, global: Option<TimeControl>) -> Result<EnginePlan, Problem> {
+fn engine(
+    index: usize,
+    raw: &RawEngine,
+    global: Option<TimeControl>,
+) -> Result<EnginePlan, Problem> {
     let key = |field: &str| format!("engine.{index}.{field}");
     let command = raw.command.clone().unwrap_or_default();
     let Some(program) = command.first() else {
-        return Err(problem(key("command"), "missing: the program and its arguments, e.g. [\"target/release/xq-engine\"]"));
+        return Err(problem(
+            key("command"),
+            "missing: the program and its arguments, e.g. [\"target/release/xq-engine\"]",
+        ));
     };
     let dir = raw.dir.as_ref().map(PathBuf::from);
     if let Some(d) = &dir {
         if !d.is_dir() {
-            return Err(problem(key("dir"), format!("working directory `{}` does not exist", d.display())));
+            return Err(problem(
+                key("dir"),
+                format!("working directory `{}` does not exist", d.display()),
+            ));
         }
     }
     check_program(&key("command"), program, dir.as_deref())?;
@@ -188,26 +211,50 @@ fn engine(index: usize, raw: &RawEngine, global: Option<TimeControl>) -> Result<
     let coordinates = match raw.coordinates.as_deref() {
         None | Some("0-9") => Coordinates::Zero,
         Some("1-10") => Coordinates::One,
-        Some(other) => return Err(problem(key("coordinates"), format!("`{other}`: expected \"0-9\" or \"1-10\""))),
+        Some(other) => {
+            return Err(problem(
+                key("coordinates"),
+                format!("`{other}`: expected \"0-9\" or \"1-10\""),
+            ))
+        }
     };
     let own = match &raw.time {
         Some(t) => time_control(&key("time"), t)?,
         None => None,
     };
-    let time_control = own.or(global).ok_or_else(|| problem("time", "no time control: set one of tc, movetime, depth, nodes"))?;
-    let name = raw.name.clone().filter(|n| !n.trim().is_empty()).unwrap_or_else(|| {
-        let base = Path::new(program).file_name().map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned());
-        format!("{base}-{}", index + 1)
-    });
+    let time_control = own.or(global).ok_or_else(|| {
+        problem(
+            "time",
+            "no time control: set one of tc, movetime, depth, nodes",
+        )
+    })?;
+    let name = raw
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| {
+            let base = Path::new(program)
+                .file_name()
+                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned());
+            format!("{base}-{}", index + 1)
+        });
     Ok(EnginePlan {
         spec: EngineSpec {
             name,
             command,
             working_dir: dir,
-            env: raw.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            env: raw
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             protocol,
             coordinates,
-            options: raw.options.iter().map(|(k, v)| (k.clone(), option_text(v))).collect(),
+            options: raw
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), option_text(v)))
+                .collect(),
         },
         time_control,
         bench: raw.bench,
@@ -223,22 +270,51 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         None | Some("match") => Kind::Match,
         Some("gauntlet") => Kind::Gauntlet,
         Some("round_robin" | "roundrobin" | "round-robin") => Kind::RoundRobin,
-        Some(other) => return Err(problem("tournament.kind", format!("`{other}`: expected match, gauntlet or round_robin"))),
+        Some(other) => {
+            return Err(problem(
+                "tournament.kind",
+                format!("`{other}`: expected match, gauntlet or round_robin"),
+            ))
+        }
     };
     let global_time = time_control("time", &raw.time)?;
-    let engines = raw.engines.iter().enumerate().map(|(i, e)| engine(i, e, global_time)).collect::<Result<Vec<_>, _>>()?;
-    let needed = if kind == Kind::Match { "exactly 2" } else { "at least 2" };
+    let engines = raw
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| engine(i, e, global_time))
+        .collect::<Result<Vec<_>, _>>()?;
+    let needed = if kind == Kind::Match {
+        "exactly 2"
+    } else {
+        "at least 2"
+    };
     if engines.len() < 2 || (kind == Kind::Match && engines.len() != 2) {
-        return Err(problem("engine", format!("a {kind:?} needs {needed} [[engine]] tables, found {}", engines.len()).to_lowercase()));
+        return Err(problem(
+            "engine",
+            format!(
+                "a {kind:?} needs {needed} [[engine]] tables, found {}",
+                engines.len()
+            )
+            .to_lowercase(),
+        ));
     }
     for (i, e) in engines.iter().enumerate() {
-        if engines[..i].iter().any(|other| other.spec.name == e.spec.name) {
-            return Err(problem(format!("engine.{i}.name"), format!("engine name `{}` is used twice", e.spec.name)));
+        if engines[..i]
+            .iter()
+            .any(|other| other.spec.name == e.spec.name)
+        {
+            return Err(problem(
+                format!("engine.{i}.name"),
+                format!("engine name `{}` is used twice", e.spec.name),
+            ));
         }
     }
     let pairings = match kind {
         Kind::Match | Kind::Gauntlet => (1..engines.len()).map(|j| (0, j)).collect(),
-        Kind::RoundRobin => (0..engines.len()).flat_map(|i| (i + 1..engines.len()).map(move |j| (i, j))).collect(),
+        Kind::RoundRobin => (0..engines.len())
+            .flat_map(|i| (i + 1..engines.len()).map(move |j| (i, j)))
+            .collect(),
     };
 
     let sprt = match &raw.sprt {
@@ -247,10 +323,21 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             let model = match s.model.as_deref() {
                 None | Some("normalized") => EloModel::Normalized,
                 Some("logistic") => EloModel::Logistic,
-                Some(other) => return Err(problem("sprt.model", format!("`{other}`: expected normalized or logistic"))),
+                Some(other) => {
+                    return Err(problem(
+                        "sprt.model",
+                        format!("`{other}`: expected normalized or logistic"),
+                    ))
+                }
             };
-            let sprt = Sprt::new(s.elo0.unwrap_or(0.0), s.elo1.unwrap_or(2.0), s.alpha.unwrap_or(0.05), s.beta.unwrap_or(0.05), model)
-                .map_err(|e| problem("sprt", e.to_string()))?;
+            let sprt = Sprt::new(
+                s.elo0.unwrap_or(0.0),
+                s.elo1.unwrap_or(2.0),
+                s.alpha.unwrap_or(0.05),
+                s.beta.unwrap_or(0.05),
+                model,
+            )
+            .map_err(|e| problem("sprt", e.to_string()))?;
             if kind != Kind::Match {
                 return Err(problem("sprt", "SPRT needs a match of two engines"));
             }
@@ -258,15 +345,25 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         }
     };
     let pairs = match (raw.tournament.pairs, raw.tournament.games) {
-        (Some(_), Some(_)) => return Err(problem("tournament.games", "set pairs or games, not both")),
+        (Some(_), Some(_)) => {
+            return Err(problem("tournament.games", "set pairs or games, not both"))
+        }
         (Some(0), None) => return Err(problem("tournament.pairs", "must be at least 1")),
         (Some(p), None) => p,
         (None, Some(g)) if g == 0 || g % 2 == 1 => {
-            return Err(problem("tournament.games", "an even number of games (each opening is played twice)"))
+            return Err(problem(
+                "tournament.games",
+                "an even number of games (each opening is played twice)",
+            ))
         }
         (None, Some(g)) => g / 2,
         (None, None) if sprt.is_some() => 20_000,
-        (None, None) => return Err(problem("tournament.pairs", "missing: how many pairs to play (or games, or an [sprt] section)")),
+        (None, None) => {
+            return Err(problem(
+                "tournament.pairs",
+                "missing: how many pairs to play (or games, or an [sprt] section)",
+            ))
+        }
     };
     let concurrency = match raw.tournament.concurrency {
         Some(0) => return Err(problem("tournament.concurrency", "must be at least 1")),
@@ -279,44 +376,76 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
     let openings = match &raw.openings {
         None => None,
         Some(o) => {
-            let file = o.file.as_ref().ok_or_else(|| problem("openings.file", "missing: the opening file"))?;
+            let file = o
+                .file
+                .as_ref()
+                .ok_or_else(|| problem("openings.file", "missing: the opening file"))?;
             let path = PathBuf::from(file);
             if !path.is_file() {
-                return Err(problem("openings.file", format!("opening file `{file}` not found")));
+                return Err(problem(
+                    "openings.file",
+                    format!("opening file `{file}` not found"),
+                ));
             }
             if let Some(format) = o.format.as_deref() {
                 if !matches!(format, "epd" | "fen") {
-                    return Err(problem("openings.format", format!("`{format}`: expected epd")));
+                    return Err(problem(
+                        "openings.format",
+                        format!("`{format}`: expected epd"),
+                    ));
                 }
             }
             let order = match o.order.as_deref() {
                 None | Some("sequential") => OpeningOrder::Sequential,
                 Some("random") => OpeningOrder::Random,
-                Some(other) => return Err(problem("openings.order", format!("`{other}`: expected sequential or random"))),
+                Some(other) => {
+                    return Err(problem(
+                        "openings.order",
+                        format!("`{other}`: expected sequential or random"),
+                    ))
+                }
             };
             let start = match o.start {
                 Some(0) => return Err(problem("openings.start", "openings are counted from 1")),
                 Some(s) => s - 1,
                 None => 0,
             };
-            Some(OpeningsPlan { path, order, seed: o.seed.unwrap_or(seed), start })
+            Some(OpeningsPlan {
+                path,
+                order,
+                seed: o.seed.unwrap_or(seed),
+                start,
+            })
         }
     };
 
     let ruleset = match raw.rules.ruleset.as_deref() {
         None => Ruleset::default(),
-        Some(name) => Ruleset::from_name(name).map_err(|e| problem("rules.ruleset", e.to_string()))?,
+        Some(name) => {
+            Ruleset::from_name(name).map_err(|e| problem("rules.ruleset", e.to_string()))?
+        }
     };
-    let rules = Rules::new(ruleset).with_move_limit(raw.rules.move_limit.unwrap_or(Rules::DEFAULT_MOVE_LIMIT));
-    let time_margin = duration("time.margin", raw.time.margin.as_ref(), Duration::from_millis(50))?;
+    let rules = Rules::new(ruleset)
+        .with_move_limit(raw.rules.move_limit.unwrap_or(Rules::DEFAULT_MOVE_LIMIT));
+    let time_margin = duration(
+        "time.margin",
+        raw.time.margin.as_ref(),
+        Duration::from_millis(50),
+    )?;
     if let Some(d) = raw.adjudication.draw {
         if d.move_count == 0 || d.score < 0 {
-            return Err(problem("adjudication.draw", "move_count must be at least 1 and score at least 0"));
+            return Err(problem(
+                "adjudication.draw",
+                "move_count must be at least 1 and score at least 0",
+            ));
         }
     }
     if let Some(r) = raw.adjudication.resign {
         if r.move_count == 0 || r.score <= 0 {
-            return Err(problem("adjudication.resign", "move_count and score must be positive"));
+            return Err(problem(
+                "adjudication.resign",
+                "move_count and score must be positive",
+            ));
         }
     }
     let settings = GameSettings {
@@ -331,21 +460,47 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
     let pgn_format = match raw.output.pgn_format.as_deref() {
         None | Some("iccs") => MoveFormat::Iccs,
         Some("wxf") => MoveFormat::Wxf,
-        Some(other) => return Err(problem("output.pgn_format", format!("`{other}`: expected iccs or wxf"))),
+        Some(other) => {
+            return Err(problem(
+                "output.pgn_format",
+                format!("`{other}`: expected iccs or wxf"),
+            ))
+        }
     };
     let output = OutputPlan {
-        dir: PathBuf::from(raw.output.dir.clone().unwrap_or_else(|| default_dir.to_owned())),
+        dir: PathBuf::from(
+            raw.output
+                .dir
+                .clone()
+                .unwrap_or_else(|| default_dir.to_owned()),
+        ),
         report_interval: raw.output.report_interval.unwrap_or(10).max(1),
         pgn_format,
     };
     let f = &raw.faults;
     let defaults = Timeouts::default();
     let timeouts = Timeouts {
-        startup: duration("faults.startup_timeout", f.startup_timeout.as_ref(), defaults.startup)?,
-        ping: duration("faults.ping_timeout", f.ping_timeout.as_ref(), defaults.ping)?,
-        stop_grace: duration("faults.stop_grace", f.stop_grace.as_ref(), defaults.stop_grace)?,
+        startup: duration(
+            "faults.startup_timeout",
+            f.startup_timeout.as_ref(),
+            defaults.startup,
+        )?,
+        ping: duration(
+            "faults.ping_timeout",
+            f.ping_timeout.as_ref(),
+            defaults.ping,
+        )?,
+        stop_grace: duration(
+            "faults.stop_grace",
+            f.stop_grace.as_ref(),
+            defaults.stop_grace,
+        )?,
         quit_grace: defaults.quit_grace,
-        unclocked_move: duration("faults.move_timeout", f.move_timeout.as_ref(), defaults.unclocked_move)?,
+        unclocked_move: duration(
+            "faults.move_timeout",
+            f.move_timeout.as_ref(),
+            defaults.unclocked_move,
+        )?,
     };
     let faults = FaultLimits {
         max_crashes: f.max_crashes.unwrap_or(5),
@@ -359,7 +514,11 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         pairs,
         concurrency,
         seed,
-        event: raw.tournament.event.clone().unwrap_or_else(|| "xq-runner".to_owned()),
+        event: raw
+            .tournament
+            .event
+            .clone()
+            .unwrap_or_else(|| "xq-runner".to_owned()),
         openings,
         settings,
         sprt,

@@ -3,8 +3,10 @@
 
 pub mod adjudication;
 pub mod outcome;
+pub mod play;
 pub mod time_control;
 
 pub use adjudication::{Adjudged, Adjudicator, DrawRule, ResignRule};
 pub use outcome::{EndReason, Outcome, PlayedGame, PlayedMove};
+pub use play::{play_game, GameSettings, GameStart, Player, StartError};
 pub use time_control::{parse_duration, Clock, TimeControl, TimeControlError};

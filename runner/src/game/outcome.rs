@@ -82,7 +82,11 @@ impl EndReason {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::Crash | EndReason::Stall | EndReason::NoMove
+            EndReason::TimeForfeit
+                | EndReason::IllegalMove
+                | EndReason::Crash
+                | EndReason::Stall
+                | EndReason::NoMove
         )
     }
 

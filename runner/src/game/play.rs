@@ -79,7 +79,13 @@ struct Table {
 }
 
 impl Table {
-    fn finish(mut self, outcome: Outcome, reason: EndReason, faulted: Option<Color>, detail: Option<String>) -> PlayedGame {
+    fn finish(
+        mut self,
+        outcome: Outcome,
+        reason: EndReason,
+        faulted: Option<Color>,
+        detail: Option<String>,
+    ) -> PlayedGame {
         self.game.outcome = outcome;
         self.game.reason = reason;
         self.game.faulted = faulted;
@@ -112,7 +118,10 @@ pub async fn play_game(
     players: [Player<'_>; 2],
     settings: &GameSettings,
 ) -> Result<PlayedGame, StartError> {
-    let position = Position::from_fen(&start.fen).map_err(|e| StartError::Fen { fen: start.fen.clone(), why: e.to_string() })?;
+    let position = Position::from_fen(&start.fen).map_err(|e| StartError::Fen {
+        fen: start.fen.clone(),
+        why: e.to_string(),
+    })?;
     let [red, black] = players;
     let mut table = Table {
         record: GameRecord::new(position.clone(), settings.rules),
@@ -132,7 +141,10 @@ pub async fn play_game(
     };
     for (index, &mv) in start.moves.iter().enumerate() {
         if !table.play(mv) {
-            return Err(StartError::Move { index: index + 1, mv });
+            return Err(StartError::Move {
+                index: index + 1,
+                mv,
+            });
         }
     }
     let mut clocks = [Clock::new(red.time_control), Clock::new(black.time_control)];
@@ -140,7 +152,12 @@ pub async fn play_game(
     for color in Color::ALL {
         if let Err(e) = engines[color.index()].new_game().await {
             let reason = fault_reason(&e, false);
-            return Ok(table.finish(Outcome::loss_for(color), reason, Some(color), Some(e.to_string())));
+            return Ok(table.finish(
+                Outcome::loss_for(color),
+                reason,
+                Some(color),
+                Some(e.to_string()),
+            ));
         }
     }
     let mut adjudicator = Adjudicator::new(settings.draw, settings.resign);
@@ -152,42 +169,89 @@ pub async fn play_game(
                 GameResult::BlackWins => Outcome::BlackWins,
                 GameResult::Draw | GameResult::Ongoing => Outcome::Draw,
             };
-            let reason = EndReason::from_code(verdict.reason.code()).unwrap_or(EndReason::Repetition);
+            let reason =
+                EndReason::from_code(verdict.reason.code()).unwrap_or(EndReason::Repetition);
             return Ok(table.finish(outcome, reason, None, None));
         }
-        if settings.max_plies.is_some_and(|max| table.game.moves.len() >= max as usize) {
+        if settings
+            .max_plies
+            .is_some_and(|max| table.game.moves.len() >= max as usize)
+        {
             return Ok(table.finish(Outcome::Draw, EndReason::MaxPlies, None, None));
         }
         let side = table.record.position().side_to_move();
         let clock = clocks[side.index()];
-        let (limit, deadline) = go_limit(&clock, &clocks[(!side).index()], side, settings.time_margin);
-        let banned = if settings.banmoves { table.record.banned_moves() } else { Vec::new() };
+        let (limit, deadline) =
+            go_limit(&clock, &clocks[(!side).index()], side, settings.time_margin);
+        let banned = if settings.banmoves {
+            table.record.banned_moves()
+        } else {
+            Vec::new()
+        };
         let engine = &mut engines[side.index()];
-        let thought = match engine.think(&table.anchor_fen, &table.since_anchor, &banned, limit, deadline).await {
+        let thought = match engine
+            .think(
+                &table.anchor_fen,
+                &table.since_anchor,
+                &banned,
+                limit,
+                deadline,
+            )
+            .await
+        {
             Ok(thought) => thought,
             Err(e) => {
                 if !matches!(e, EngineError::Exited { .. }) {
                     engine.kill().await;
                 }
                 let reason = fault_reason(&e, clock.control().is_clock());
-                return Ok(table.finish(Outcome::loss_for(side), reason, Some(side), Some(e.to_string())));
+                return Ok(table.finish(
+                    Outcome::loss_for(side),
+                    reason,
+                    Some(side),
+                    Some(e.to_string()),
+                ));
             }
         };
         if clock.flag_fell(thought.elapsed, settings.time_margin) {
-            let detail = format!("answered after {} ms with {} ms left", thought.elapsed.as_millis(), clock.left().unwrap_or_default().as_millis());
-            return Ok(table.finish(Outcome::loss_for(side), EndReason::TimeForfeit, Some(side), Some(detail)));
+            let detail = format!(
+                "answered after {} ms with {} ms left",
+                thought.elapsed.as_millis(),
+                clock.left().unwrap_or_default().as_millis()
+            );
+            return Ok(table.finish(
+                Outcome::loss_for(side),
+                EndReason::TimeForfeit,
+                Some(side),
+                Some(detail),
+            ));
         }
         let text = match &thought.answer {
             Answer::Move { text, .. } => text.clone(),
             Answer::NoMove => {
                 let detail = "said it has no move while it has legal moves".to_owned();
-                return Ok(table.finish(Outcome::loss_for(side), EndReason::NoMove, Some(side), Some(detail)));
+                return Ok(table.finish(
+                    Outcome::loss_for(side),
+                    EndReason::NoMove,
+                    Some(side),
+                    Some(detail),
+                ));
             }
         };
-        let legal = parse_coords(&text, engine.coordinates().rank_base()).ok().filter(|&m| is_legal(table.record.position(), m));
+        let legal = parse_coords(&text, engine.coordinates().rank_base())
+            .ok()
+            .filter(|&m| is_legal(table.record.position(), m));
         let Some(mv) = legal else {
-            let detail = format!("illegal move `{}`", text.chars().take(40).collect::<String>());
-            return Ok(table.finish(Outcome::loss_for(side), EndReason::IllegalMove, Some(side), Some(detail)));
+            let detail = format!(
+                "illegal move `{}`",
+                text.chars().take(40).collect::<String>()
+            );
+            return Ok(table.finish(
+                Outcome::loss_for(side),
+                EndReason::IllegalMove,
+                Some(side),
+                Some(detail),
+            ));
         };
         table.play(mv);
         clocks[side.index()].charge(thought.elapsed);
@@ -202,11 +266,20 @@ pub async fn play_game(
             continue;
         }
         let move_number = table.record.position().fullmove_number();
-        let score = info.and_then(|i| i.score).map(crate::client::Score::as_units);
+        let score = info
+            .and_then(|i| i.score)
+            .map(crate::client::Score::as_units);
         match adjudicator.record(side, move_number, score) {
-            Some(Adjudged::Draw) => return Ok(table.finish(Outcome::Draw, EndReason::AdjudicationDraw, None, None)),
+            Some(Adjudged::Draw) => {
+                return Ok(table.finish(Outcome::Draw, EndReason::AdjudicationDraw, None, None))
+            }
             Some(Adjudged::Resign(loser)) => {
-                return Ok(table.finish(Outcome::loss_for(loser), EndReason::AdjudicationResign, None, None))
+                return Ok(table.finish(
+                    Outcome::loss_for(loser),
+                    EndReason::AdjudicationResign,
+                    None,
+                    None,
+                ))
             }
             None => {}
         }
@@ -214,7 +287,12 @@ pub async fn play_game(
 }
 
 /// The `go` limit of a side and the deadline after which the runner sends `stop`.
-fn go_limit(own: &Clock, opp: &Clock, side: Color, margin: Duration) -> (GoLimit, Option<Duration>) {
+fn go_limit(
+    own: &Clock,
+    opp: &Clock,
+    side: Color,
+    margin: Duration,
+) -> (GoLimit, Option<Duration>) {
     match own.control() {
         TimeControl::Clock { .. } => {
             let left = own.left().unwrap_or_default();

@@ -52,8 +52,16 @@ pub struct JournalEntry {
 impl JournalEntry {
     /// The entry of a played game.
     #[must_use]
-    pub fn new(pair: u64, game: u8, opening: Option<usize>, played: &PlayedGame, duration_ms: u64) -> JournalEntry {
-        let join = |moves: &mut dyn Iterator<Item = Move>| moves.map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+    pub fn new(
+        pair: u64,
+        game: u8,
+        opening: Option<usize>,
+        played: &PlayedGame,
+        duration_ms: u64,
+    ) -> JournalEntry {
+        let join = |moves: &mut dyn Iterator<Item = Move>| {
+            moves.map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+        };
         let faulted = played.faulted.map(|side| match side {
             xq_engine::board::Color::Red => played.red.clone(),
             xq_engine::board::Color::Black => played.black.clone(),
@@ -71,7 +79,11 @@ impl JournalEntry {
             opening_moves: join(&mut played.opening_moves.iter().copied()),
             moves: join(&mut played.moves.iter().map(|m| m.mv)),
             times_ms: played.moves.iter().map(|m| m.time_ms).collect(),
-            scores: played.moves.iter().map(|m| m.score.map(Score::to_comment)).collect(),
+            scores: played
+                .moves
+                .iter()
+                .map(|m| m.score.map(Score::to_comment))
+                .collect(),
             depths: played.moves.iter().map(|m| m.depth).collect(),
             faulted,
             detail: played.detail.clone(),
@@ -82,7 +94,11 @@ impl JournalEntry {
     /// The game back from the entry (for the PGN); `None` if a move does not parse.
     #[must_use]
     pub fn to_played(&self) -> Option<PlayedGame> {
-        let parse = |text: &str| -> Option<Vec<Move>> { text.split_whitespace().map(|m| Move::parse(m).ok()).collect() };
+        let parse = |text: &str| -> Option<Vec<Move>> {
+            text.split_whitespace()
+                .map(|m| Move::parse(m).ok())
+                .collect()
+        };
         let moves = parse(&self.moves)?;
         let played = moves
             .iter()
@@ -90,7 +106,12 @@ impl JournalEntry {
             .map(|(i, &mv)| PlayedMove {
                 mv,
                 time_ms: self.times_ms.get(i).copied().unwrap_or(0),
-                score: self.scores.get(i).cloned().flatten().and_then(|s| parse_score(&s)),
+                score: self
+                    .scores
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .and_then(|s| parse_score(&s)),
                 depth: self.depths.get(i).copied().flatten(),
             })
             .collect();
@@ -129,9 +150,16 @@ fn parse_score(text: &str) -> Option<Score> {
 #[derive(Debug, Error)]
 pub enum JournalError {
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path}:{line}: not a journal entry: {why}")]
-    Corrupt { path: PathBuf, line: usize, why: String },
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
 }
 
 /// An open journal, appending.
@@ -147,9 +175,19 @@ impl Journal {
     /// # Errors
     /// The file cannot be opened.
     pub fn open(path: &Path) -> Result<Journal, JournalError> {
-        let io = |source| JournalError::Io { path: path.to_owned(), source };
-        let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
-        Ok(Journal { path: path.to_owned(), file })
+        let io = |source| JournalError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        Ok(Journal {
+            path: path.to_owned(),
+            file,
+        })
     }
 
     /// Appends one entry as a single write and flushes it to the OS, so a killed runner
@@ -166,7 +204,10 @@ impl Journal {
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
-            .map_err(|source| JournalError::Io { path: self.path.clone(), source })
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })
     }
 
     /// Reads every complete entry. A last line cut off by a kill (no newline, or not
@@ -176,7 +217,10 @@ impl Journal {
     /// # Errors
     /// The file cannot be read, or a line before the last is corrupt.
     pub fn read_all(path: &Path) -> Result<Vec<JournalEntry>, JournalError> {
-        let io = |source| JournalError::Io { path: path.to_owned(), source };
+        let io = |source| JournalError::Io {
+            path: path.to_owned(),
+            source,
+        };
         let mut file = match OpenOptions::new().read(true).write(true).open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -209,7 +253,11 @@ impl Journal {
                     if reader.read_line(&mut rest).map_err(io)? == 0 {
                         break;
                     }
-                    return Err(JournalError::Corrupt { path: path.to_owned(), line: line_no, why: e.to_string() });
+                    return Err(JournalError::Corrupt {
+                        path: path.to_owned(),
+                        line: line_no,
+                        why: e.to_string(),
+                    });
                 }
             }
         }

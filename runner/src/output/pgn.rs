@@ -56,7 +56,14 @@ pub fn write_pgn(game: &PlayedGame, context: &PgnContext, format: MoveFormat) ->
     if game.start_fen != START_FEN {
         tag("FEN", &game.start_fen);
     }
-    tag("Format", if format == MoveFormat::Wxf { "WXF" } else { "ICCS" });
+    tag(
+        "Format",
+        if format == MoveFormat::Wxf {
+            "WXF"
+        } else {
+            "ICCS"
+        },
+    );
     if let Some(tc) = context.time_control {
         tag("TimeControl", &tc.to_string());
     }
@@ -66,7 +73,10 @@ pub fn write_pgn(game: &PlayedGame, context: &PgnContext, format: MoveFormat) ->
     if let Some(eco) = &context.eco {
         tag("ECCO", eco);
     }
-    tag("PlyCount", &(game.opening_moves.len() + game.moves.len()).to_string());
+    tag(
+        "PlyCount",
+        &(game.opening_moves.len() + game.moves.len()).to_string(),
+    );
     tag("Termination", game.reason.code());
     out.push('\n');
 
@@ -95,16 +105,32 @@ pub fn write_pgn(game: &PlayedGame, context: &PgnContext, format: MoveFormat) ->
         match detail {
             None => text.push_str(" {book}"),
             Some(m) => {
-                let score = m.score.map_or_else(|| "-".to_owned(), crate::client::Score::to_comment);
+                let score = m
+                    .score
+                    .map_or_else(|| "-".to_owned(), crate::client::Score::to_comment);
                 let depth = m.depth.map_or_else(String::new, |d| format!("/{d}"));
-                let _ = write!(text, " {{{score}{depth} {:.3}s}}", m.time_ms as f64 / 1000.0);
+                let _ = write!(
+                    text,
+                    " {{{score}{depth} {:.3}s}}",
+                    m.time_ms as f64 / 1000.0
+                );
             }
         }
         text.push(' ');
         pos.make_move(mv);
     }
-    let detail = game.detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default();
-    let _ = write!(text, "{{{}{}}} {}", game.reason.describe(), detail, game.outcome.as_pgn());
+    let detail = game
+        .detail
+        .as_deref()
+        .map(|d| format!(": {d}"))
+        .unwrap_or_default();
+    let _ = write!(
+        text,
+        "{{{}{}}} {}",
+        game.reason.describe(),
+        detail,
+        game.outcome.as_pgn()
+    );
     out.push_str(&wrap(&text, 80));
     out.push_str("\n\n");
     out
