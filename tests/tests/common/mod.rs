@@ -1,0 +1,100 @@
+//! Shared helpers of the end-to-end tests: where the binaries are, engine specs, and a
+//! look at the process table.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use xq_runner::client::{Coordinates, EngineSpec, Protocol};
+
+/// The directory of the binaries of this build (`target/<profile>`).
+pub fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test> -> target/<profile>
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .map(PathBuf::from)
+        .expect("target directory")
+}
+
+/// A workspace binary; panics with the command to build it when it is missing.
+pub fn bin(name: &str) -> PathBuf {
+    let path = bin_dir().join(name);
+    assert!(
+        path.is_file(),
+        "{} is missing: run `cargo build --workspace` with the same profile first",
+        path.display()
+    );
+    path
+}
+
+/// The fault-injection engine.
+pub fn fault_engine() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_fault-engine"))
+}
+
+/// A unique tag for the processes of one test.
+pub fn tag(test: &str) -> String {
+    format!("{test}-{}", std::process::id())
+}
+
+/// A fault engine spec with a fault and extra arguments.
+pub fn fault_spec(name: &str, tag: &str, fault: &str, extra: &[&str]) -> EngineSpec {
+    let mut command = vec![
+        fault_engine().display().to_string(),
+        "--fault".into(),
+        fault.into(),
+        "--tag".into(),
+        tag.into(),
+    ];
+    command.extend(extra.iter().map(|s| (*s).to_owned()));
+    EngineSpec {
+        name: name.to_owned(),
+        command,
+        working_dir: None,
+        env: Vec::new(),
+        protocol: Protocol::Ucci,
+        coordinates: Coordinates::Zero,
+        options: Vec::new(),
+    }
+}
+
+/// Our engine at an evaluation level.
+pub fn xq_engine_spec(name: &str, level: u8) -> EngineSpec {
+    EngineSpec {
+        name: name.to_owned(),
+        command: vec![bin("xq-engine").display().to_string()],
+        working_dir: None,
+        env: Vec::new(),
+        protocol: Protocol::Ucci,
+        coordinates: Coordinates::Zero,
+        options: vec![
+            ("evallevel".to_owned(), level.to_string()),
+            ("hashsize".to_owned(), "8".to_owned()),
+        ],
+    }
+}
+
+/// Processes whose command line contains `needle` (reads /proc).
+pub fn processes_with(needle: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .chars()
+                .all(|c| c.is_ascii_digit())
+        })
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let state = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // Zombies are gone for every purpose but the table.
+            let zombie = state.split(") ").nth(1).is_some_and(|s| s.starts_with('Z'));
+            (text.contains(needle) && !zombie).then_some(text)
+        })
+        .collect()
+}
