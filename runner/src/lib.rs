@@ -5,4 +5,5 @@
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
 pub mod cli;
+pub mod openings;
 pub mod stats;

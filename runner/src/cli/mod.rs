@@ -6,6 +6,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod openings;
 pub mod stats;
 
 /// Command-line interface of `xq-runner`.
@@ -25,6 +26,8 @@ pub struct Cli {
 pub enum Command {
     /// Elo, nElo, LOS and the SPRT state from pentanomial or trinomial counts.
     Stats(stats::StatsArgs),
+    /// Opening suites: `openings check <file>` finds every bad, finished or duplicate line.
+    Openings(openings::OpeningsArgs),
 }
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
@@ -45,5 +48,6 @@ pub mod exit {
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {
         Command::Stats(args) => stats::run(&args),
+        Command::Openings(args) => openings::run(&args),
     }
 }
