@@ -8,5 +8,6 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod game;
+pub mod openings;
 pub mod output;
 pub mod stats;

@@ -7,6 +7,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod judge;
+pub mod openings;
 pub mod stats;
 
 /// Command-line interface of `xq-runner`.
@@ -28,6 +29,8 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Judge a game with the rules judge: result, reason and ply.
     Judge(judge::JudgeArgs),
+    /// Opening suites: `openings check <file>` finds every bad, finished or duplicate line.
+    Openings(openings::OpeningsArgs),
 }
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
@@ -49,5 +52,6 @@ pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {
         Command::Stats(args) => stats::run(&args),
         Command::Judge(args) => judge::run(&args),
+        Command::Openings(args) => openings::run(&args),
     }
 }

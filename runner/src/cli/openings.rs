@@ -1,0 +1,87 @@
+//! `xq-runner openings ...`: tools for opening suites.
+//!
+//! ```text
+//! xq-runner openings check <file>
+//! ```
+//! `check` streams the file and prints one line per problem, `file:line: what`,
+//! then `N openings, M problems`. Exit 0 when there is no problem, 2 when there
+//! is one or the file cannot be read.
+//!
+//! (`openings generate` will join `check` here as a second variant of
+//! [`OpeningsCommand`].)
+
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::exit;
+use crate::openings::check_reader;
+
+/// Arguments of `xq-runner openings`.
+#[derive(Debug, Args)]
+pub struct OpeningsArgs {
+    #[command(subcommand)]
+    pub command: OpeningsCommand,
+}
+
+/// The `openings` tools.
+#[derive(Debug, Subcommand)]
+pub enum OpeningsCommand {
+    /// Check a suite: every line parses, every move is legal, no game is already
+    /// over, no duplicates (mirror images included). Exit 2 on any problem.
+    Check(CheckArgs),
+}
+
+/// Arguments of `xq-runner openings check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The opening file (`.epd`: FEN [moves ...] [; key "value" ...] per line).
+    pub file: PathBuf,
+}
+
+/// Runs an `openings` tool and returns the exit code.
+#[must_use]
+pub fn run(args: &OpeningsArgs) -> u8 {
+    match &args.command {
+        OpeningsCommand::Check(check) => run_check(check),
+    }
+}
+
+fn run_check(args: &CheckArgs) -> u8 {
+    let name = args.file.display();
+    let file = match File::open(&args.file) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return exit::USAGE;
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = check_reader(BufReader::new(file), |problem| {
+        // A closed stdout must not stop the check; the exit code still tells.
+        let _ = writeln!(out, "{name}:{}: {}", problem.line, problem.kind);
+    });
+    match result {
+        Ok(summary) => {
+            let _ = writeln!(
+                out,
+                "{} openings, {} problems",
+                summary.openings, summary.problems
+            );
+            let _ = out.flush();
+            if summary.problems == 0 {
+                exit::OK
+            } else {
+                exit::USAGE
+            }
+        }
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("error: cannot read {name}: {e}");
+            exit::USAGE
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Opening suites: reading, checking and playing from `openings/*.epd` files.
+//!
+//! One opening per line: a FEN, optionally `moves` and UCCI moves, optionally
+//! `; key "value"` fields (`name`, `eco`, and any others); `#` starts a comment.
+//! The exact grammar is in `openings/README.md`.
+//!
+//! - [`parse_line`] reads one line into an [`Opening`] or a typed [`LineError`];
+//! - [`OpeningReader`] streams a file, one `Result` per opening line;
+//! - [`check_reader`] / [`check`] find every problem of a file with its line
+//!   (bad line, illegal move, game already over, duplicate, mirrored duplicate);
+//! - [`OpeningBook`] holds a file in memory and maps game pairs to openings
+//!   ([`Order::Sequential`] or [`Order::Random`] with a seed and a start index).
+//!
+//! A generator of balanced suites will live beside these (`generate`): it will
+//! use [`Opening::new`], [`Opening::to_line`], [`Checker`] for deduplication and
+//! [`SplitMix64`] for reproducible choices.
+//!
+//! ```
+//! use xq_runner::openings::{check, OpeningReader};
+//!
+//! let file = "# central cannon, then its mirror image\n\
+//!     rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 ; eco B00\n\
+//!     rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves b2e2 ; eco B00\n";
+//! assert_eq!(OpeningReader::new(file.as_bytes()).count(), 2);
+//! let (summary, problems) = check(file.as_bytes())?;
+//! assert_eq!(summary.openings, 2);
+//! assert_eq!(problems[0].to_string(), "line 3: duplicate: the left-right mirror of line 2");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+mod book;
+mod check;
+mod error;
+mod fields;
+mod line;
+mod opening;
+mod reader;
+pub mod rng;
+
+pub use book::{BookError, OpeningBook, Order, Schedule};
+pub use check::{check, check_reader, CheckSummary, Checker, Problem, ProblemKind};
+pub use error::{FieldError, LineError, OpeningError};
+pub use fields::{is_ecco_code, quote_value};
+pub use line::parse_line;
+pub use opening::{GameOver, Opening};
+pub use reader::{OpeningReader, MAX_LINE_BYTES};
+pub use rng::SplitMix64;

@@ -1,0 +1,139 @@
+//! One opening: a start position, the moves played from it, and its fields.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use xq_engine::board::{Color, Move, Position};
+use xq_engine::movegen;
+
+use super::fields::quote_value;
+
+/// An opening read from one line of a file.
+///
+/// The moves were checked to be legal when the line was read, so
+/// [`Opening::position`] (the position after them) is always reachable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opening {
+    /// 1-based line number in the file it came from (0 when built in code).
+    pub line: usize,
+    /// The position given by the FEN.
+    pub start: Position,
+    /// The moves played from `start`, all legal.
+    pub moves: Vec<Move>,
+    /// The `name` field.
+    pub name: Option<String>,
+    /// The `eco` field (an ECCO code).
+    pub eco: Option<String>,
+    /// Every other field, kept as written.
+    pub fields: BTreeMap<String, String>,
+    position: Position,
+}
+
+/// How a position ends the game before it starts: the side to move has no
+/// legal move. In Xiangqi that side loses, whether it is in check or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameOver {
+    /// The side to move, which has lost.
+    pub loser: Color,
+    /// Whether it is in check (checkmate) or not (stalemate).
+    pub in_check: bool,
+}
+
+impl fmt::Display for GameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let how = if self.in_check {
+            "checkmated"
+        } else {
+            "stalemated (no legal move)"
+        };
+        write!(
+            f,
+            "the game is already over: {:?} to move is {how}",
+            self.loser
+        )
+    }
+}
+
+impl Opening {
+    /// An opening from a start position and moves that are legal in sequence.
+    ///
+    /// # Errors
+    /// The 0-based index of the first move that is not legal where it is played.
+    pub fn new(start: Position, moves: Vec<Move>) -> Result<Opening, usize> {
+        let mut position = start.clone();
+        for (index, &m) in moves.iter().enumerate() {
+            if !movegen::is_legal(&position, m) {
+                return Err(index);
+            }
+            position.make_move(m);
+        }
+        Ok(Opening::from_parts(start, moves, position))
+    }
+
+    /// An opening whose `position` is `start` after `moves` (checked by the caller).
+    pub(super) fn from_parts(start: Position, moves: Vec<Move>, position: Position) -> Opening {
+        Opening {
+            line: 0,
+            start,
+            moves,
+            name: None,
+            eco: None,
+            fields: BTreeMap::new(),
+            position,
+        }
+    }
+
+    /// The position after all moves: where the game starts.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The key that identifies the opening up to a left-right mirror: the
+    /// smaller Zobrist key of the final position and of its mirror image.
+    /// Two openings with equal keys are the same opening (barring a 64-bit
+    /// collision).
+    #[must_use]
+    pub fn canonical_key(&self) -> u64 {
+        self.position.key().min(self.position.mirrored().key())
+    }
+
+    /// `Some` when the final position has no legal move, so no game can be played.
+    #[must_use]
+    pub fn game_over(&self) -> Option<GameOver> {
+        if movegen::has_legal_move(&self.position) {
+            return None;
+        }
+        Some(GameOver {
+            loser: self.position.side_to_move(),
+            in_check: movegen::in_check(&self.position),
+        })
+    }
+
+    /// The line that describes this opening in the file format (see
+    /// `openings/README.md`): the start FEN, `moves ...` when there are any, then
+    /// `name`, `eco` and the other fields.
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        let mut out = self.start.to_fen();
+        if !self.moves.is_empty() {
+            out.push_str(" moves");
+            for m in &self.moves {
+                out.push(' ');
+                out.push_str(&m.to_string());
+            }
+        }
+        let known = [("name", &self.name), ("eco", &self.eco)];
+        let known = known
+            .into_iter()
+            .filter_map(|(key, value)| Some((key, value.as_deref()?)));
+        let other = self.fields.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        for (key, value) in known.chain(other) {
+            out.push_str(" ; ");
+            out.push_str(key);
+            out.push(' ');
+            out.push_str(&quote_value(value));
+        }
+        out
+    }
+}

@@ -1,0 +1,220 @@
+//! A streaming reader of opening files: one line in memory at a time.
+
+use std::io::{self, BufRead, Read};
+
+use super::error::{LineError, OpeningError};
+use super::line::parse_line;
+use super::opening::Opening;
+
+/// The longest line the reader accepts. An opening line is a FEN (at most
+/// ~90 bytes), a few dozen moves and a name: far below this. The limit keeps
+/// a file without line breaks from being read into memory whole.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Yields one `Result` per line that is neither blank nor a comment, in file
+/// order, over any [`BufRead`]. Bad lines are errors with their line number
+/// and the reader goes on; an I/O error is yielded once and ends the reader.
+/// Line endings may be `\n` or `\r\n`; a UTF-8 byte order mark is skipped.
+///
+/// # Examples
+/// ```
+/// use xq_runner::openings::OpeningReader;
+///
+/// let text = "# two openings, one bad\n\
+///             rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2\r\n\
+///             \n\
+///             not-a-fen\n";
+/// let results: Vec<_> = OpeningReader::new(text.as_bytes()).collect();
+/// assert_eq!(results.len(), 2);
+/// assert_eq!(results[0].as_ref().map(|o| o.line).ok(), Some(2));
+/// assert_eq!(results[1].as_ref().err().map(|e| e.line()), Some(4));
+/// ```
+#[derive(Debug)]
+pub struct OpeningReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    line: usize,
+    done: bool,
+}
+
+impl<R: BufRead> OpeningReader<R> {
+    /// A reader over `inner`.
+    pub fn new(inner: R) -> OpeningReader<R> {
+        OpeningReader {
+            inner,
+            buf: Vec::with_capacity(256),
+            line: 0,
+            done: false,
+        }
+    }
+
+    /// The number of the last line read (blank and comment lines included).
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Reads the next raw line into `buf` (without its `\n`); `Ok(false)` at the
+    /// end. A line over [`MAX_LINE_BYTES`] is skipped to its end and reported.
+    fn next_raw(&mut self) -> io::Result<Option<Result<(), LineError>>> {
+        self.buf.clear();
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        let read = (&mut self.inner)
+            .take(limit)
+            .read_until(b'\n', &mut self.buf)?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+            return Ok(Some(Ok(())));
+        }
+        if self.buf.len() <= MAX_LINE_BYTES {
+            return Ok(Some(Ok(()))); // last line without a line ending
+        }
+        // Too long: drop the rest of the line without keeping it.
+        loop {
+            self.buf.clear();
+            let read = (&mut self.inner)
+                .take(limit)
+                .read_until(b'\n', &mut self.buf)?;
+            if read == 0 || self.buf.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        self.buf.clear();
+        Ok(Some(Err(LineError::TooLong {
+            max: MAX_LINE_BYTES,
+        })))
+    }
+}
+
+impl<R: BufRead> Iterator for OpeningReader<R> {
+    type Item = Result<Opening, OpeningError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            let raw = match self.next_raw() {
+                Ok(Some(raw)) => raw,
+                Ok(None) => {
+                    self.done = true;
+                    return None;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(source) => {
+                    self.done = true;
+                    return Some(Err(OpeningError::Io {
+                        line: self.line,
+                        source,
+                    }));
+                }
+            };
+            let line = self.line;
+            let parsed = raw.and_then(|()| {
+                let text = std::str::from_utf8(&self.buf).map_err(|_| LineError::NotUtf8)?;
+                let text = if line == 1 {
+                    text.strip_prefix('\u{feff}').unwrap_or(text)
+                } else {
+                    text
+                };
+                parse_line(text, line)
+            });
+            match parsed {
+                Ok(None) => continue,
+                Ok(Some(opening)) => return Some(Ok(opening)),
+                Err(kind) => return Some(Err(OpeningError::Line { line, kind })),
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::BufReader;
+
+    use xq_engine::board::START_FEN;
+
+    use super::*;
+
+    /// An endless file: the same opening line forever. A reader that tried to
+    /// load its input whole would never return.
+    struct Endless {
+        line: Vec<u8>,
+        pos: usize,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let mut n = 0;
+            while n < out.len() {
+                out[n] = self.line[self.pos];
+                self.pos = (self.pos + 1) % self.line.len();
+                n += 1;
+            }
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn streams_an_endless_input() {
+        let endless = Endless {
+            line: format!("{START_FEN} moves h2e2 ; name x\n").into_bytes(),
+            pos: 0,
+        };
+        let mut reader = OpeningReader::new(BufReader::with_capacity(1024, endless));
+        let lines: Vec<usize> = reader
+            .by_ref()
+            .take(1000)
+            .map(|r| r.map(|o| o.line).unwrap_or(0))
+            .collect();
+        assert_eq!(lines, (1..=1000).collect::<Vec<_>>());
+        assert!(reader.buf.capacity() < 4096, "one line at a time");
+    }
+
+    #[test]
+    fn reports_bad_bytes_and_long_lines_and_goes_on() {
+        let mut text = Vec::new();
+        text.extend_from_slice(b"\xEF\xBB\xBF# bom, then a bad byte\n");
+        text.extend_from_slice(b"rnbakabnr\xFF\n");
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES * 2 + 5));
+        text.extend_from_slice(b"\n");
+        text.extend_from_slice(START_FEN.as_bytes());
+        let results: Vec<_> = OpeningReader::new(&text[..]).collect();
+        assert_eq!(results.len(), 3);
+        assert!(matches!(
+            results[0],
+            Err(OpeningError::Line {
+                line: 2,
+                kind: LineError::NotUtf8
+            })
+        ));
+        assert!(matches!(
+            results[1],
+            Err(OpeningError::Line {
+                line: 3,
+                kind: LineError::TooLong { .. }
+            })
+        ));
+        assert!(matches!(results[2], Ok(ref o) if o.line == 4));
+    }
+
+    struct Broken;
+
+    impl Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::other("disk on fire"))
+        }
+    }
+
+    #[test]
+    fn an_io_error_ends_the_reader() {
+        let mut reader = OpeningReader::new(BufReader::new(Broken));
+        assert!(matches!(
+            reader.next(),
+            Some(Err(OpeningError::Io { line: 0, .. }))
+        ));
+        assert!(reader.next().is_none());
+    }
+}
