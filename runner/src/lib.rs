@@ -10,4 +10,5 @@ pub mod config;
 pub mod game;
 pub mod openings;
 pub mod output;
+pub mod schedule;
 pub mod stats;

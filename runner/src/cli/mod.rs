@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod judge;
 pub mod openings;
+pub mod run;
 pub mod stats;
 
 /// Command-line interface of `xq-runner`.
@@ -25,6 +26,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play a run: a match, gauntlet or round robin from a TOML config (default: the
+    /// embedded configs/quick.toml).
+    Run(run::RunArgs),
     /// Elo, nElo, LOS and the SPRT state from pentanomial or trinomial counts.
     Stats(stats::StatsArgs),
     /// Judge a game with the rules judge: result, reason and ply.
@@ -50,6 +54,7 @@ pub mod exit {
 /// Runs the parsed command and returns the process exit code.
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {
+        Command::Run(args) => run::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Judge(args) => judge::run(&args),
         Command::Openings(args) => openings::run(&args),

@@ -11,9 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 pub use overrides::OverrideError;
-pub use plan::{
-    EnginePlan, FaultLimits, Kind, OpeningOrder, OpeningsPlan, OutputPlan, Plan, Problem,
-};
+pub use plan::{EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, Plan, Problem};
 pub use raw::RawConfig;
 
 /// The embedded default run (`configs/quick.toml`), used when no config is given.

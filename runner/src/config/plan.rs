@@ -10,6 +10,7 @@ use xq_engine::rules::{Rules, Ruleset};
 use super::raw::{RawConfig, RawEngine, RawTime};
 use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};
 use crate::game::{parse_duration, GameSettings, TimeControl};
+use crate::openings::Order;
 use crate::output::pgn::MoveFormat;
 use crate::stats::{EloModel, Sprt};
 
@@ -25,14 +26,6 @@ pub enum Kind {
     RoundRobin,
 }
 
-/// How openings are taken from the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningOrder {
-    Sequential,
-    Random,
-}
-
 /// One engine, ready to start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnginePlan {
@@ -45,7 +38,7 @@ pub struct EnginePlan {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsPlan {
     pub path: PathBuf,
-    pub order: OpeningOrder,
+    pub order: Order,
     pub seed: u64,
     /// 0-based index of the first opening used.
     pub start: usize,
@@ -396,8 +389,8 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
                 }
             }
             let order = match o.order.as_deref() {
-                None | Some("sequential") => OpeningOrder::Sequential,
-                Some("random") => OpeningOrder::Random,
+                None | Some("sequential") => Order::Sequential,
+                Some("random") => Order::Random,
                 Some(other) => {
                     return Err(problem(
                         "openings.order",

@@ -3,3 +3,6 @@
 
 pub mod journal;
 pub mod pgn;
+pub mod progress;
+pub mod summary;
+pub mod text;

@@ -1,0 +1,131 @@
+//! `xq-runner run [config.toml] [--resume] [--set key=value ...]`: plays a run. Without a
+//! config it plays the embedded `configs/quick.toml`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::exit;
+use crate::config::{load, Plan};
+
+/// Arguments of `run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The run configuration (TOML); the embedded configs/quick.toml when left out.
+    pub config: Option<PathBuf>,
+    /// Continue an interrupted run from the journal in its output folder.
+    #[arg(long)]
+    pub resume: bool,
+    /// Change a key of the config, e.g. --set tournament.pairs=50 --set time.tc=10+0.1.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Shorthand for --set tournament.pairs=N.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Shorthand for --set tournament.concurrency=N.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Shorthand for --set output.dir=DIR.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Validate the config, print the plan and exit without playing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+impl RunArgs {
+    fn overrides(&self) -> Vec<String> {
+        let mut all = self.set.clone();
+        if let Some(p) = self.pairs {
+            all.push(format!("tournament.pairs={p}"));
+        }
+        if let Some(c) = self.concurrency {
+            all.push(format!("tournament.concurrency={c}"));
+        }
+        if let Some(o) = &self.out {
+            all.push(format!(
+                "output.dir=\"{}\"",
+                o.replace('\\', "\\\\").replace('"', "\\\"")
+            ));
+        }
+        all
+    }
+}
+
+/// Prints the validated plan (`--dry-run`).
+fn print_plan(plan: &Plan, hash: &str) {
+    println!(
+        "kind: {:?}, pairs per pairing: {}, concurrency: {}, seed: {}",
+        plan.kind, plan.pairs, plan.concurrency, plan.seed
+    );
+    for e in &plan.engines {
+        println!(
+            "engine {}: {} ({}; {})",
+            e.spec.name,
+            e.spec.command.join(" "),
+            e.spec.protocol,
+            e.time_control
+        );
+    }
+    for &(a, b) in &plan.pairings {
+        println!(
+            "pairing: {} vs {}",
+            plan.engines[a].spec.name, plan.engines[b].spec.name
+        );
+    }
+    match &plan.openings {
+        Some(o) => println!(
+            "openings: {} ({}, seed {}, from #{})",
+            o.path.display(),
+            o.order,
+            o.seed,
+            o.start + 1
+        ),
+        None => println!("openings: none (start position)"),
+    }
+    println!(
+        "rules: {} ruleset, move limit {} plies, banmoves {}",
+        plan.settings.rules.ruleset, plan.settings.rules.move_limit, plan.settings.banmoves
+    );
+    match &plan.sprt {
+        Some(s) => println!(
+            "sprt: [{}, {}] {} alpha {} beta {}",
+            s.elo0, s.elo1, s.model, s.alpha, s.beta
+        ),
+        None => println!("sprt: none"),
+    }
+    println!("output: {} (config hash {hash})", plan.output.dir.display());
+}
+
+/// Runs `run`.
+#[must_use]
+pub fn run(args: &RunArgs) -> u8 {
+    let loaded = match load(args.config.as_deref(), &args.overrides()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    if args.dry_run {
+        print_plan(&loaded.plan, &loaded.hash);
+        return exit::OK;
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return exit::ABORTED;
+        }
+    };
+    match runtime.block_on(crate::schedule::run(&loaded, args.resume)) {
+        Ok(outcome) => outcome.exit_code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            exit::USAGE
+        }
+    }
+}
