@@ -87,10 +87,21 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
         key,
         message,
     };
+    let line_at = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
     let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        error(
+            e.span().map(|s| line_at(s.start)),
+            None,
+            e.message().to_owned(),
+        )
+    })?;
+    // Read the file as written first: serde errors then carry the line of the key.
+    toml::from_str::<RawConfig>(text).map_err(|e| {
         let line = e
             .span()
-            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            .map(|s| line_at(s.start))
+            .or_else(|| first_line_of_unknown(text, e.message()))
+            .or_else(|| first_line_with_value(text, e.message()));
         error(line, None, e.message().to_owned())
     })?;
     for o in overrides {
@@ -100,14 +111,11 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
         toml::Value::Table(table.clone())
             .try_into()
             .map_err(|e: toml::de::Error| {
-                // Overrides may have introduced the problem, so point into the file only when
-                // there were none.
-                let line = if overrides.is_empty() {
-                    first_line_of_unknown(text, e.message())
-                } else {
-                    None
-                };
-                error(line, None, e.message().to_owned())
+                error(
+                    None,
+                    None,
+                    format!("after the --set overrides: {}", e.message()),
+                )
             })?;
     let default_dir = format!("out/{}", default_dir_name(name));
     let plan = plan::validate(&raw, &default_dir).map_err(|p| {
@@ -130,6 +138,21 @@ fn first_line_of_unknown(text: &str, message: &str) -> Option<usize> {
             let l = l.trim_start();
             l.starts_with(field) && l[field.len()..].trim_start().starts_with('=')
                 || l.trim_start_matches('[').starts_with(field) && l.starts_with('[')
+        })
+        .map(|i| i + 1)
+}
+
+/// The line of an ``invalid type: string "x"`` error: the first line assigning that value.
+fn first_line_with_value(text: &str, message: &str) -> Option<usize> {
+    let value = if let Some(rest) = message.split("string \"").nth(1) {
+        format!("\"{}\"", rest.split('"').next()?)
+    } else {
+        message.split('`').nth(1)?.to_owned()
+    };
+    text.lines()
+        .position(|l| {
+            l.split_once('=')
+                .is_some_and(|(_, v)| v.trim().starts_with(value.as_str()))
         })
         .map(|i| i + 1)
 }

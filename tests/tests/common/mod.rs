@@ -98,3 +98,96 @@ pub fn processes_with(needle: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// A fresh scratch folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xq-tests-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// The shipped opening suite of the repository.
+pub fn mainlines() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../openings/mainlines.epd"
+    ))
+}
+
+/// A match config of our engine at two eval levels, fixed depth, written to `dir`.
+pub fn match_config(dir: &std::path::Path, pairs: u32, extra: &str) -> PathBuf {
+    let engine = bin("xq-engine").display().to_string();
+    let text = format!(
+        r#"[tournament]
+kind = "match"
+pairs = {pairs}
+concurrency = 2
+seed = 7
+
+[time]
+depth = 2
+
+[openings]
+file = "{openings}"
+order = "random"
+
+[rules]
+ruleset = "asian"
+
+[output]
+dir = "{out}"
+
+{extra}
+
+[[engine]]
+name = "level6"
+command = ["{engine}"]
+options = {{ evallevel = "6", hashsize = "4" }}
+
+[[engine]]
+name = "level0"
+command = ["{engine}"]
+options = {{ evallevel = "0", hashsize = "4" }}
+"#,
+        openings = mainlines().display(),
+        out = dir.join("out").display(),
+    );
+    let path = dir.join("run.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+/// Runs `xq-runner` with arguments; returns (exit code, stdout, stderr).
+pub fn runner(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(bin("xq-runner"))
+        .args(args)
+        .output()
+        .expect("run xq-runner");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The journal lines of a run folder, parsed.
+pub fn journal(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("journal line is JSON"))
+        .collect()
+}
+
+/// Journal entries without the fields that depend on timing, sorted by pair and game.
+pub fn timeless(mut entries: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    for e in &mut entries {
+        if let Some(map) = e.as_object_mut() {
+            map.remove("times_ms");
+            map.remove("duration_ms");
+        }
+    }
+    entries.sort_by_key(|e| (e["pair"].as_u64(), e["game"].as_u64()));
+    entries
+}
