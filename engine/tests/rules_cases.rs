@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use xq_engine::board::{Move, Position, Square};
-use xq_engine::rules::{judge_game, GameRecord, Reason, Rules, Ruleset};
+use xq_engine::rules::{judge_game, GameRecord, LimitCounting, Reason, Rules, Ruleset};
 
 #[derive(Debug, Default, Clone)]
 struct Case {
@@ -15,6 +15,7 @@ struct Case {
     fen: String,
     moves: Vec<Move>,
     limit: Option<u32>,
+    counting: Option<LimitCounting>,
     expects: Vec<Expect>,
     chased: Vec<Chased>,
 }
@@ -121,6 +122,11 @@ fn cases() -> Vec<Case> {
                         .unwrap_or_else(|_| panic!("line {line}: bad limit")),
                 )
             }
+            "counting" => {
+                case.counting = Some(
+                    LimitCounting::from_name(rest).unwrap_or_else(|e| panic!("line {line}: {e}")),
+                );
+            }
             "expect" => {
                 let parts: Vec<&str> = rest.split_whitespace().collect();
                 let [set, result, reason, ply] = parts[..] else {
@@ -169,7 +175,9 @@ fn cases() -> Vec<Case> {
 
 fn rules_for(case: &Case, ruleset: Ruleset) -> Rules {
     let rules = Rules::new(ruleset);
-    case.limit.map_or(rules, |l| rules.with_move_limit(l))
+    let rules = case.limit.map_or(rules, |l| rules.with_move_limit(l));
+    case.counting
+        .map_or(rules, |c| rules.with_limit_counting(c))
 }
 
 #[test]

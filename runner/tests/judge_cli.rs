@@ -116,3 +116,33 @@ fn a_bad_fen_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("FEN"), "{}", stderr(&out));
 }
+
+#[test]
+fn move_limit_and_its_counting_are_options() {
+    let fen = "4k4/R8/9/9/9/9/9/9/9/5K3 w - - 118 1";
+    let all = judge(&["--fen", fen, "--moves", LOOP, "--json"]);
+    assert_eq!(
+        stdout(&all),
+        r#"{"result":"1/2-1/2","reason":"move_limit","ply":2}"#
+    );
+    let league = judge(&[
+        "--fen",
+        fen,
+        "--moves",
+        LOOP,
+        "--limit-counting",
+        "league",
+        "--json",
+    ]);
+    assert_eq!(
+        stdout(&league),
+        r#"{"result":"0-1","reason":"perpetual_check","ply":8}"#
+    );
+    let off = judge(&["--moves", "h2e2 h9g7", "--move-limit", "2", "--json"]);
+    assert_eq!(
+        stdout(&off),
+        r#"{"result":"1/2-1/2","reason":"move_limit","ply":2}"#
+    );
+    let bad = judge(&["--limit-counting", "fifty"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

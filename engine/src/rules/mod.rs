@@ -47,5 +47,5 @@ pub use limit::LimitCounter;
 pub use material::insufficient_material;
 pub use record::{judge_game, GameJudgement, GameRecord, IllegalMove};
 pub use repetition::{judge_cycle, CycleVerdict, Offence, PlyEntry};
-pub use ruleset::{ChaseRule, LimitCounting, Rules, Ruleset, UnknownRuleset};
+pub use ruleset::{ChaseRule, LimitCounting, Rules, Ruleset, UnknownLimitCounting, UnknownRuleset};
 pub use verdict::{GameResult, Reason, Verdict};

@@ -123,6 +123,41 @@ pub enum LimitCounting {
     NoChecks,
 }
 
+/// The counting name was not one of `all`, `chinese`, `league`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown move-limit counting `{0}`; expected one of: all, chinese, league")]
+pub struct UnknownLimitCounting(pub String);
+
+impl LimitCounting {
+    /// Every way of counting.
+    pub const ALL: [LimitCounting; 3] = [
+        LimitCounting::AllPlies,
+        LimitCounting::ChecksBeyondTen,
+        LimitCounting::NoChecks,
+    ];
+
+    /// Looks a counting up by name: `all`, `chinese` or `league` (case-insensitive).
+    ///
+    /// # Errors
+    /// [`UnknownLimitCounting`] for any other name.
+    pub fn from_name(name: &str) -> Result<LimitCounting, UnknownLimitCounting> {
+        LimitCounting::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| UnknownLimitCounting(name.to_owned()))
+    }
+
+    /// The canonical name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            LimitCounting::AllPlies => "all",
+            LimitCounting::ChecksBeyondTen => "chinese",
+            LimitCounting::NoChecks => "league",
+        }
+    }
+}
+
 /// The full configuration of the judge: a ruleset plus the natural move limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -187,5 +222,9 @@ mod tests {
         assert!(Ruleset::from_name("chinese").is_err());
         assert_eq!([3, 4, 3], Ruleset::ALL.map(Ruleset::repetition_threshold));
         assert_eq!(Rules::default().move_limit, 120);
+        for counting in LimitCounting::ALL {
+            assert_eq!(LimitCounting::from_name(counting.name()), Ok(counting));
+        }
+        assert!(LimitCounting::from_name("fifty").is_err());
     }
 }

@@ -95,8 +95,8 @@ impl Reason {
         Reason::PerpetualCheck,
         Reason::PerpetualChase,
         Reason::Repetition,
-        Reason::MoveLimit,
         Reason::InsufficientMaterial,
+        Reason::MoveLimit,
         Reason::Ongoing,
     ];
 

@@ -10,7 +10,7 @@
 use clap::Args;
 use thiserror::Error;
 use xq_engine::board::{FenError, Move, MoveParseError, Position, START_FEN};
-use xq_engine::rules::{judge_game, GameJudgement, IllegalMove, Rules, Ruleset};
+use xq_engine::rules::{judge_game, GameJudgement, IllegalMove, LimitCounting, Rules, Ruleset};
 
 use super::exit;
 
@@ -29,6 +29,11 @@ pub struct JudgeArgs {
     /// Natural move limit in plies without capture (0 = none).
     #[arg(long, default_value_t = Rules::DEFAULT_MOVE_LIMIT, value_name = "PLIES")]
     pub move_limit: u32,
+    /// Which plies count towards the move limit: all, chinese (a side's checks beyond
+    /// ten and the replies to them do not count) or league (no check and no reply to a
+    /// check counts).
+    #[arg(long, default_value = "all", value_parser = LimitCounting::from_name, value_name = "COUNTING")]
+    pub limit_counting: LimitCounting,
     /// Print the verdict as one line of JSON.
     #[arg(long)]
     pub json: bool,
@@ -80,7 +85,9 @@ pub fn parse_moves(args: &[String]) -> Result<Vec<Move>, JudgeError> {
 pub fn judge(args: &JudgeArgs) -> Result<GameJudgement, JudgeError> {
     let start = Position::from_fen(&args.fen)?;
     let moves = parse_moves(&args.moves)?;
-    let rules = Rules::new(args.ruleset).with_move_limit(args.move_limit);
+    let rules = Rules::new(args.ruleset)
+        .with_move_limit(args.move_limit)
+        .with_limit_counting(args.limit_counting);
     Ok(judge_game(start, &moves, rules)?)
 }
 
