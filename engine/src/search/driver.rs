@@ -5,9 +5,8 @@ use std::time::Duration;
 
 use super::limits::{Control, Limits};
 use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, MAX_PLY};
-use super::repetition::PathEntry;
 use super::score::{is_mate, INFINITE, MATE};
-use super::searcher::Searcher;
+use super::searcher::{ply_entry, Searcher};
 use crate::board::{Move, Position};
 use crate::movegen::{gives_check, in_check, legal_moves};
 
@@ -137,19 +136,12 @@ impl Searcher {
         self.heuristics.new_search();
         self.pos = game.start.clone();
         self.path.clear();
-        self.path.push(PathEntry {
-            key: self.pos.key(),
-            check: false,
-            barrier: true,
-        });
+        self.window_start = 0;
+        self.path.push(ply_entry(&self.pos, None, in_check(&self.pos)));
         for &m in &game.moves {
             let check = gives_check(&self.pos, m);
-            let undo = self.pos.make_move(m);
-            self.path.push(PathEntry {
-                key: self.pos.key(),
-                check,
-                barrier: undo.captured.is_some(),
-            });
+            self.pos.make_move(m);
+            self.path.push(ply_entry(&self.pos, Some(m), check));
         }
         self.nodes = 0;
         self.aborted = false;

@@ -8,13 +8,11 @@ mod heuristics;
 mod limits;
 pub mod params;
 mod picker;
-mod repetition;
 pub mod score;
 mod searcher;
 mod tt;
 
 pub use driver::{Game, Report, SearchResult};
 pub use limits::{Budget, Clock, Control, Limits};
-pub use repetition::{judge as judge_path, PathEntry, RepetitionOutcome};
 pub use searcher::{Searcher, MOVE_LIMIT_PLIES};
 pub use tt::{Bound, TranspositionTable};

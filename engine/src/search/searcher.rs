@@ -8,16 +8,29 @@ use super::heuristics::Heuristics;
 use super::limits::{Budget, Control};
 use super::params::*;
 use super::picker::{is_losing_capture, MovePicker, PickerBuffers};
-use super::repetition::{self, PathEntry, RepetitionOutcome};
 use super::score::{from_tt, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND, RULE_WIN};
 use super::tt::{Bound, TranspositionTable};
-use crate::board::{Move, Piece, PieceKind, Position};
+use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
+use crate::rules::{judge_cycle, PlyEntry};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
 use crate::movegen::{gives_check, has_legal_move};
 
 /// Plies without capture after which the game is drawn (the runner's default rule).
 pub const MOVE_LIMIT_PLIES: u32 = 120;
+
+/// The judge's record of a position reached by `mv` (chases are not tracked in search).
+#[must_use]
+#[inline]
+pub(super) fn ply_entry(pos: &Position, mv: Option<Move>, gave_check: bool) -> PlyEntry {
+    PlyEntry {
+        key: pos.key(),
+        mv,
+        gave_check,
+        chased: BitBoard::EMPTY,
+        plies_since_capture: u16::try_from(pos.plies_since_capture()).unwrap_or(u16::MAX),
+    }
+}
 
 /// Late move reduction table, `[depth][moves searched]`, built once per searcher.
 fn lmr_table() -> Vec<[u8; 64]> {
@@ -50,7 +63,10 @@ pub struct Searcher {
     pub(super) heuristics: Heuristics,
     pub(super) evaluator: Evaluator,
     pub(super) pos: Position,
-    pub(super) path: Vec<PathEntry>,
+    /// The positions of the game and of the current line, for repetitions.
+    pub(super) path: Vec<PlyEntry>,
+    /// Where the repetition window starts: after the last null move of the line.
+    pub(super) window_start: usize,
     frames: Vec<Frame>,
     pv: Vec<Vec<Move>>,
     lmr: Vec<[u8; 64]>,
@@ -77,6 +93,7 @@ impl Searcher {
             evaluator,
             pos: Position::startpos(),
             path: Vec::with_capacity(1024),
+            window_start: 0,
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: (0..MAX_PLY + 4)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -148,11 +165,7 @@ impl Searcher {
     fn play(&mut self, m: Move, check: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
         self.nodes += 1;
-        self.path.push(PathEntry {
-            key: self.pos.key(),
-            check,
-            barrier: undo.captured.is_some(),
-        });
+        self.path.push(ply_entry(&self.pos, Some(m), check));
         undo
     }
 
@@ -210,11 +223,14 @@ impl Searcher {
 
     /// Draws and wins by the rules at an inner node, from the side to move's view.
     fn rule_score(&self, ply: usize) -> Option<i32> {
-        if let Some(outcome) = repetition::judge(&self.path) {
-            return Some(match outcome {
-                RepetitionOutcome::Win => RULE_WIN - ply as i32,
-                RepetitionOutcome::Loss => -RULE_WIN + ply as i32,
-                RepetitionOutcome::Draw => DRAW,
+        // The rules judge, at the first repetition inside the tree. Chases are not
+        // computed here (too costly per node); perpetual check loses, the rest draws.
+        let us = self.pos.side_to_move();
+        if let Some(verdict) = judge_cycle(&self.path[self.window_start..], us, 2) {
+            return Some(match verdict.loser {
+                Some(loser) if loser == us => -RULE_WIN + ply as i32,
+                Some(_) => RULE_WIN - ply as i32,
+                None => DRAW,
             });
         }
         let pos = &self.pos;
@@ -303,14 +319,13 @@ impl Searcher {
                 let reduction =
                     NULL_BASE + depth / NULL_DEPTH_DIVISOR + ((eval - beta) / 300).min(2);
                 let undo = self.pos.make_null();
-                self.path.push(PathEntry {
-                    key: self.pos.key(),
-                    check: false,
-                    barrier: true,
-                });
+                let saved_window = self.window_start;
+                self.window_start = self.path.len();
+                self.path.push(ply_entry(&self.pos, None, false));
                 self.frames[ply].mv = None;
                 let score = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1, false);
                 self.path.pop();
+                self.window_start = saved_window;
                 self.pos.unmake_null(undo);
                 if self.aborted {
                     return DRAW;
