@@ -179,7 +179,16 @@ fn fault_game(
 fn faults_give_their_documented_results() {
     let depth = TimeControl::Depth(1);
     let clock = TimeControl::parse("0.3+0").expect("tc");
-    let cases: [(&str, &str, &[&str], Color, TimeControl, EndReason); 7] = [
+    // (test, fault, extra arguments, losing side, time control, expected reason)
+    type Case<'a> = (
+        &'a str,
+        &'a str,
+        &'a [&'a str],
+        Color,
+        TimeControl,
+        EndReason,
+    );
+    let cases: [Case<'_>; 7] = [
         (
             "crash",
             "crash",

@@ -137,7 +137,8 @@ impl Searcher {
         self.pos = game.start.clone();
         self.path.clear();
         self.window_start = 0;
-        self.path.push(ply_entry(&self.pos, None, in_check(&self.pos)));
+        self.path
+            .push(ply_entry(&self.pos, None, in_check(&self.pos)));
         for &m in &game.moves {
             let check = gives_check(&self.pos, m);
             self.pos.make_move(m);

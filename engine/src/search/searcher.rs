@@ -11,10 +11,10 @@ use super::picker::{is_losing_capture, MovePicker, PickerBuffers};
 use super::score::{from_tt, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND, RULE_WIN};
 use super::tt::{Bound, TranspositionTable};
 use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
-use crate::rules::{judge_cycle, PlyEntry};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
 use crate::movegen::{gives_check, has_legal_move};
+use crate::rules::{judge_cycle, PlyEntry};
 
 /// Plies without capture after which the game is drawn (the runner's default rule).
 pub const MOVE_LIMIT_PLIES: u32 = 120;

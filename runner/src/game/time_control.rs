@@ -36,7 +36,7 @@ pub struct TimeControlError {
 
 fn seconds(text: &str) -> Option<Duration> {
     let value: f64 = text.trim().parse().ok()?;
-    (value.is_finite() && value >= 0.0 && value < 1e7).then(|| Duration::from_secs_f64(value))
+    (value.is_finite() && (0.0..1e7).contains(&value)).then(|| Duration::from_secs_f64(value))
 }
 
 /// Reads a duration such as `0.2s`, `200ms` or `0.2` (seconds).

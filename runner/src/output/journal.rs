@@ -210,23 +210,33 @@ impl Journal {
             })
     }
 
-    /// Reads every complete entry. A last line cut off by a kill (no newline, or not
-    /// valid JSON) is dropped from the file so appending continues cleanly; any other bad
-    /// line is an error naming it.
+    /// Reads every complete entry into memory (small journals, tests, reports). See
+    /// [`Journal::scan`] for what happens to a torn last line.
+    ///
+    /// # Errors
+    /// As [`Journal::scan`].
+    pub fn read_all(path: &Path) -> Result<Vec<JournalEntry>, JournalError> {
+        let mut entries = Vec::new();
+        Journal::scan(path, |_, entry| entries.push(entry))?;
+        Ok(entries)
+    }
+
+    /// Streams every complete entry with its byte offset in the file. A last line cut
+    /// off by a kill (no newline, or not valid JSON) is cut from the file so appending
+    /// continues cleanly; any other bad line is an error naming it.
     ///
     /// # Errors
     /// The file cannot be read, or a line before the last is corrupt.
-    pub fn read_all(path: &Path) -> Result<Vec<JournalEntry>, JournalError> {
+    pub fn scan(path: &Path, mut each: impl FnMut(u64, JournalEntry)) -> Result<(), JournalError> {
         let io = |source| JournalError::Io {
             path: path.to_owned(),
             source,
         };
         let mut file = match OpenOptions::new().read(true).write(true).open(path) {
             Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(io(e)),
         };
-        let mut entries = Vec::new();
         let mut good_len: u64 = 0;
         let mut reader = BufReader::new(&mut file);
         let mut buffer = String::new();
@@ -244,7 +254,7 @@ impl Journal {
             }
             match serde_json::from_str::<JournalEntry>(buffer.trim_end()) {
                 Ok(entry) => {
-                    entries.push(entry);
+                    each(good_len, entry);
                     good_len += read as u64;
                 }
                 Err(e) => {
@@ -262,8 +272,30 @@ impl Journal {
             }
         }
         drop(reader);
-        file.set_len(good_len).map_err(io)?;
+        if file.metadata().map_err(io)?.len() != good_len {
+            file.set_len(good_len).map_err(io)?;
+        }
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        Ok(entries)
+        Ok(())
+    }
+
+    /// The entry stored at a byte offset found by [`Journal::scan`].
+    ///
+    /// # Errors
+    /// The file cannot be read there, or the line is not an entry.
+    pub fn read_at(path: &Path, offset: u64) -> Result<JournalEntry, JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io)?;
+        file.seek(SeekFrom::Start(offset)).map_err(io)?;
+        let mut line = String::new();
+        BufReader::new(file).read_line(&mut line).map_err(io)?;
+        serde_json::from_str(line.trim_end()).map_err(|e| JournalError::Corrupt {
+            path: path.to_owned(),
+            line: 0,
+            why: e.to_string(),
+        })
     }
 }

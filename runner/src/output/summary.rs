@@ -40,6 +40,51 @@ pub struct RatingLine {
     pub points: f64,
 }
 
+/// What the runner itself cost: its own CPU time (engines excluded) and memory.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct RunnerCost {
+    /// User + system CPU time of the runner process.
+    pub cpu_ms: f64,
+    /// Engine moves played in this session of the run.
+    pub moves: u64,
+    /// `cpu_ms / moves` in microseconds.
+    pub cpu_per_move_us: f64,
+    /// Peak resident memory of the runner process.
+    pub peak_rss_kb: u64,
+}
+
+impl RunnerCost {
+    /// Measures the current process.
+    #[must_use]
+    pub fn measure(moves: u64) -> RunnerCost {
+        use nix::sys::resource::{getrusage, UsageWho};
+        let cpu_ms = getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |u| {
+            let t =
+                |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 * 1e3 + tv.tv_usec() as f64 / 1e3;
+            t(u.user_time()) + t(u.system_time())
+        });
+        let peak_rss_kb = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmHWM:"))
+                    .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+            })
+            .unwrap_or(0);
+        let cpu_per_move_us = if moves > 0 {
+            cpu_ms * 1e3 / moves as f64
+        } else {
+            0.0
+        };
+        RunnerCost {
+            cpu_ms,
+            moves,
+            cpu_per_move_us,
+            peak_rss_kb,
+        }
+    }
+}
+
 /// The whole summary.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
@@ -74,6 +119,8 @@ pub struct Summary {
     pub pairings: Vec<PairingLine>,
     pub ratings: Vec<RatingLine>,
     pub duration_s: f64,
+    /// The runner's own cost in this session (not the engines').
+    pub runner: RunnerCost,
 }
 
 /// The rating list of all games, first engine anchored at 0.
@@ -105,6 +152,7 @@ pub fn summarize(
     status: &str,
     exit_code: u8,
     duration_s: f64,
+    runner: RunnerCost,
 ) -> Summary {
     let first = tracker.tally(0);
     let estimate = Estimate::new(&first.penta);
@@ -170,5 +218,6 @@ pub fn summarize(
         pairings,
         ratings: ratings(tracker),
         duration_s,
+        runner,
     }
 }

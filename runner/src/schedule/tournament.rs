@@ -25,7 +25,7 @@ use crate::openings::OpeningBook;
 use crate::output::journal::{Journal, JournalEntry, JournalError};
 use crate::output::pgn::{write_pgn, PgnContext};
 use crate::output::progress::Progress;
-use crate::output::summary::{ratings, summarize};
+use crate::output::summary::{ratings, summarize, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
 use crate::stats::{Estimate, StatsReport, Verdict};
 
@@ -75,7 +75,17 @@ fn prepare_output(loaded: &Loaded, resume: bool) -> Result<Vec<JournalEntry>, Ru
         if meta.config_hash != loaded.hash {
             return Err(out_err("the config differs from the one the run started with (compare run.json); resume with the same config and overrides".to_owned()));
         }
-        return Ok(Journal::read_all(&journal)?);
+        // Only what the counts need is kept; the moves stay in the file.
+        let mut entries = Vec::new();
+        Journal::scan(&journal, |_, mut entry| {
+            entry.moves.clear();
+            entry.opening_moves.clear();
+            entry.times_ms.clear();
+            entry.scores.clear();
+            entry.depths.clear();
+            entries.push(entry);
+        })?;
+        return Ok(entries);
     }
     if journal.exists() {
         return Err(out_err("already holds a run (games.jsonl): add --resume to continue it, or choose another --set output.dir".to_owned()));
@@ -196,6 +206,7 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     });
 
     let mut pairs_reported = completed_pairs(plan, &tracker);
+    let mut moves_played: u64 = 0;
     while let Some(finished) = results_rx.recv().await {
         let job = finished.job;
         let (a, b) = plan.pairings[job.pairing];
@@ -205,6 +216,7 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
             stop_status = Some(("aborted", exit::ABORTED));
         }
         tracker.record(&finished.entry, job.pairing, a, b);
+        moves_played += finished.entry.plies as u64;
         progress.println(&finished_line(
             job.pair * 2 + u64::from(job.game) + 1,
             &finished.entry,
@@ -238,16 +250,10 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     } else {
         stop_status.unwrap_or_else(|| final_status(plan, &tracker))
     };
-    let entries = Journal::read_all(&plan.output.dir.join(JOURNAL))?;
-    write_pgn_file(plan, &entries)?;
-    let summary = summarize(
-        plan,
-        &loaded.hash,
-        &tracker,
-        status,
-        code,
-        started.elapsed().as_secs_f64(),
-    );
+    write_pgn_file(plan, &plan.output.dir.join(JOURNAL))?;
+    let cost = RunnerCost::measure(moves_played);
+    let elapsed = started.elapsed().as_secs_f64();
+    let summary = summarize(plan, &loaded.hash, &tracker, status, code, elapsed, cost);
     let summary_text = serde_json::to_string_pretty(&summary).unwrap_or_default();
     std::fs::write(plan.output.dir.join("summary.json"), summary_text)
         .map_err(|e| RunError::OutputDir(format!("cannot write summary.json: {e}")))?;
@@ -370,33 +376,42 @@ fn fault_limit(plan: &Plan, tracker: &Tracker) -> Option<String> {
     None
 }
 
-/// Writes `games.pgn` from the journal, in game order.
-fn write_pgn_file(plan: &Plan, entries: &[JournalEntry]) -> Result<(), RunError> {
-    let mut sorted: Vec<&JournalEntry> = entries.iter().collect();
-    sorted.sort_by_key(|e| (e.pair, e.game));
+/// Writes `games.pgn` from the journal, in game order, one game in memory at a time.
+fn write_pgn_file(plan: &Plan, journal: &Path) -> Result<(), RunError> {
+    use std::io::Write as _;
+    let mut index: Vec<(u64, u8, u64)> = Vec::new();
+    Journal::scan(journal, |offset, entry| {
+        index.push((entry.pair, entry.game, offset))
+    })?;
+    index.sort_unstable();
+    let path = plan.output.dir.join("games.pgn");
+    let file_error =
+        |e: std::io::Error| RunError::OutputDir(format!("cannot write {}: {e}", path.display()));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).map_err(file_error)?);
     let date = today();
     let tc = plan.engines.first().map(|e| e.time_control);
-    let mut text = String::new();
-    for entry in sorted {
-        let Some(game) = entry.to_played() else {
+    let book = plan
+        .openings
+        .as_ref()
+        .and_then(|o| OpeningBook::load(&o.path).ok());
+    for (pair, game, offset) in index {
+        let entry = Journal::read_at(journal, offset)?;
+        let Some(played) = entry.to_played() else {
             continue;
         };
+        let opening = entry.opening.and_then(|i| book.as_ref()?.openings().get(i));
         let context = PgnContext {
             event: plan.event.clone(),
             date: date.clone(),
-            round: format!("{}.{}", entry.pair + 1, entry.game + 1),
+            round: format!("{}.{}", pair + 1, game + 1),
             time_control: tc,
-            opening_name: None,
-            eco: None,
+            opening_name: opening.and_then(|o| o.name.clone()),
+            eco: opening.and_then(|o| o.eco.clone()),
         };
-        text.push_str(&write_pgn(&game, &context, plan.output.pgn_format));
+        out.write_all(write_pgn(&played, &context, plan.output.pgn_format).as_bytes())
+            .map_err(file_error)?;
     }
-    write_file(&plan.output.dir.join("games.pgn"), &text)
-}
-
-fn write_file(path: &Path, text: &str) -> Result<(), RunError> {
-    std::fs::write(path, text)
-        .map_err(|e| RunError::OutputDir(format!("cannot write {}: {e}", path.display())))
+    out.flush().map_err(file_error)
 }
 
 /// Today's date for PGN headers (`YYYY.MM.DD`), from the system clock.

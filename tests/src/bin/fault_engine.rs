@@ -122,11 +122,9 @@ fn main() {
             let _ = out.flush();
         };
         match line.split_whitespace().next() {
-            Some("ucci" | "uci") => {
-                if config.fault != Fault::NoHello {
-                    say(&mut out, "id name fault-engine");
-                    say(&mut out, if config.uci { "uciok" } else { "ucciok" });
-                }
+            Some("ucci" | "uci") if config.fault != Fault::NoHello => {
+                say(&mut out, "id name fault-engine");
+                say(&mut out, if config.uci { "uciok" } else { "ucciok" });
             }
             Some("isready") => {
                 if config.fault == Fault::ExitOnIsready {
