@@ -136,13 +136,15 @@ impl Searcher {
         self.heuristics.new_search();
         self.pos = game.start.clone();
         self.path.clear();
+        self.line.clear();
         self.window_start = 0;
         self.path
             .push(ply_entry(&self.pos, None, in_check(&self.pos)));
         for &m in &game.moves {
             let check = gives_check(&self.pos, m);
-            self.pos.make_move(m);
+            let undo = self.pos.make_move(m);
             self.path.push(ply_entry(&self.pos, Some(m), check));
+            self.line.push(Some((m, undo)));
         }
         self.nodes = 0;
         self.aborted = false;

@@ -14,7 +14,8 @@ use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
 use crate::movegen::{gives_check, has_legal_move};
-use crate::rules::{judge_cycle, PlyEntry};
+use crate::rules::chase::new_chases;
+use crate::rules::{judge_cycle, ChaseRule, PlyEntry};
 
 /// Plies without capture after which the game is drawn (the runner's default rule).
 pub const MOVE_LIMIT_PLIES: u32 = 120;
@@ -67,6 +68,9 @@ pub struct Searcher {
     pub(super) path: Vec<PlyEntry>,
     /// Where the repetition window starts: after the last null move of the line.
     pub(super) window_start: usize,
+    /// The move and undo record that produced each entry of `path` after the first
+    /// (`None` for a null move), to rebuild the positions of a cycle when judging it.
+    pub(super) line: Vec<Option<(Move, crate::board::Undo)>>,
     frames: Vec<Frame>,
     pv: Vec<Vec<Move>>,
     lmr: Vec<[u8; 64]>,
@@ -94,6 +98,7 @@ impl Searcher {
             pos: Position::startpos(),
             path: Vec::with_capacity(1024),
             window_start: 0,
+            line: Vec::with_capacity(1024),
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: (0..MAX_PLY + 4)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -166,12 +171,14 @@ impl Searcher {
         let undo = self.pos.make_move(m);
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));
+        self.line.push(Some((m, undo)));
         undo
     }
 
     #[inline]
     fn take_back(&mut self, m: Move, undo: crate::board::Undo) {
         self.path.pop();
+        self.line.pop();
         self.pos.unmake_move(m, undo);
     }
 
@@ -223,10 +230,11 @@ impl Searcher {
 
     /// Draws and wins by the rules at an inner node, from the side to move's view.
     fn rule_score(&self, ply: usize) -> Option<i32> {
-        // The rules judge, at the first repetition inside the tree. Chases are not
-        // computed here (too costly per node); perpetual check loses, the rest draws.
+        // The rules judge, at the first repetition inside the tree. Checks are recorded
+        // on every move; chases only when a repetition is found (they are costly).
         let us = self.pos.side_to_move();
-        if let Some(verdict) = judge_cycle(&self.path[self.window_start..], us, 2) {
+        if let Some(first) = judge_cycle(&self.path[self.window_start..], us, 2) {
+            let verdict = self.judge_with_chases(self.window_start + first.first_occurrence).unwrap_or(first);
             return Some(match verdict.loser {
                 Some(loser) if loser == us => -RULE_WIN + ply as i32,
                 Some(_) => RULE_WIN - ply as i32,
@@ -243,6 +251,22 @@ impl Searcher {
             return Some(DRAW);
         }
         None
+    }
+
+    /// Judges the repetition whose span starts after `path[first]` again, with the AXF
+    /// chases of every move of the span, computed on positions rebuilt by taking the
+    /// span's moves back on a copy of the current position.
+    fn judge_with_chases(&self, first: usize) -> Option<crate::rules::CycleVerdict> {
+        let mut window: Vec<PlyEntry> = self.path[first..].to_vec();
+        let mut after = self.pos.clone();
+        for k in (1..window.len()).rev() {
+            let (m, undo) = self.line.get(first + k - 1).copied().flatten()?;
+            let mut before = after.clone();
+            before.unmake_move(m, undo);
+            window[k].chased = new_chases(&before, &after, m, ChaseRule::Axf);
+            after = before;
+        }
+        judge_cycle(&window, self.pos.side_to_move(), 2)
     }
 
     /// Principal variation search of `depth` plies at distance `ply` from the root;
@@ -322,9 +346,11 @@ impl Searcher {
                 let saved_window = self.window_start;
                 self.window_start = self.path.len();
                 self.path.push(ply_entry(&self.pos, None, false));
+                self.line.push(None);
                 self.frames[ply].mv = None;
                 let score = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1, false);
                 self.path.pop();
+                self.line.pop();
                 self.window_start = saved_window;
                 self.pos.unmake_null(undo);
                 if self.aborted {
