@@ -27,7 +27,7 @@ pub struct Limits {
 }
 
 /// Time reserved for the pipe and process scheduling on every move.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 /// Sudden death: plan as if this many moves remain.
 const DEFAULT_MOVES_TO_GO: u32 = 28;
 

@@ -41,4 +41,4 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// How often (in nodes) the search looks at the clock and the stop flag.
-pub const CHECK_INTERVAL: u64 = 1024;
+pub const CHECK_INTERVAL: u64 = 256;

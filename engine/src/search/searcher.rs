@@ -234,7 +234,9 @@ impl Searcher {
         // on every move; chases only when a repetition is found (they are costly).
         let us = self.pos.side_to_move();
         if let Some(first) = judge_cycle(&self.path[self.window_start..], us, 2) {
-            let verdict = self.judge_with_chases(self.window_start + first.first_occurrence).unwrap_or(first);
+            let verdict = self
+                .judge_with_chases(self.window_start + first.first_occurrence)
+                .unwrap_or(first);
             return Some(match verdict.loser {
                 Some(loser) if loser == us => -RULE_WIN + ply as i32,
                 Some(_) => RULE_WIN - ply as i32,
