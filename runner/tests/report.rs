@@ -14,6 +14,16 @@ use xq_runner::stats::{Anchor, Estimate, Penta, RatingList, Sprt, Wdl};
 
 const FILES: [&str; 3] = ["run.json", "games.jsonl", "summary.json"];
 
+/// `+1.5`, `-0.3`, and `0.0` for anything that rounds to zero, as the report prints Elo.
+fn signed(v: f64, decimals: usize) -> String {
+    let text = format!("{v:+.decimals$}");
+    if text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_owned()
+    } else {
+        text
+    }
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/report")
@@ -156,7 +166,7 @@ fn sprt_match_shows_the_numbers_of_its_journal() {
     assert_eq!(s["penta"], serde_json::json!(penta.to_array()));
     assert!((s["llr"].as_f64().unwrap_or(f64::NAN) - llr).abs() < 1e-9);
     for want in [
-        format!("{:+.2} ± {:.2}", e.elo, e.elo_ci95),
+        format!("{} ± {:.2}", signed(e.elo, 2), e.elo_ci95),
         format!("Elo: {:.2} +/- {:.2}", e.elo, e.elo_ci95),
         format!("LLR: {llr:.2}"),
         format!("[{penta}]"),
@@ -220,12 +230,10 @@ fn gauntlet_shows_the_rating_list() {
         .collect();
     let list = RatingList::fit(&games, Anchor::Engine(0)).expect("ratings");
     for (name, r) in names.iter().zip(&list.ratings) {
-        let row = format!("{name} | {:+.1} | {:.1} |", r.elo, r.ci95);
+        let row = format!("{name} | {} | {:.1} |", signed(r.elo, 1), r.ci95);
         assert!(md.contains(&row), "summary.md lacks {row}");
-        assert!(html.contains(&format!(
-            "<td>{name}</td><td class=\"num\">{:+.1}</td>",
-            r.elo
-        )));
+        let cells = format!("<td>{name}</td><td class=\"num\">{}</td>", signed(r.elo, 1));
+        assert!(html.contains(&cells), "page lacks {cells}");
     }
     for opponent in ["level3", "level0"] {
         let (penta, _) = counts(&entries("gauntlet"), "level6", opponent);

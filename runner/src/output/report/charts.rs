@@ -225,7 +225,7 @@ pub fn penta_chart(groups: &[(String, Penta)]) -> String {
         .flat_map(|g| g.1.to_array())
         .max()
         .unwrap_or(0)
-        .max(1) as f64;
+        .max(4) as f64; // at least 0..4, so small counts get whole-number ticks
     let names: Vec<&str> = groups.iter().map(|g| g.0.as_str()).collect();
     let rows = legend_rows(&names, HALF.0 - 88.0);
     let size = (HALF.0, HALF.1 + 20.0 * rows as f64);
@@ -350,6 +350,9 @@ pub fn rating_chart(ratings: &[RatingLine]) -> String {
             svg.line((b, y - 6.0), (b, y + 6.0), colour, 1.5, "");
         }
         svg.circle((x.map(r.elo), y), 5.0, colour);
+        if r.ci95 == 0.0 {
+            svg.text((x.map(r.elo) + 10.0, y + 4.0), "start", MUTED, "", "anchor");
+        }
     }
     svg.finish()
 }

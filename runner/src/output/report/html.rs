@@ -5,20 +5,11 @@
 use std::fmt::Write as _;
 
 use super::charts::{elo_chart, llr_chart, penta_chart, rating_chart};
-use super::escape;
 use super::facts::Facts;
+use super::{escape, signed};
 use crate::config::Kind;
 
 const STYLE: &str = include_str!("style.css");
-
-/// `+12.34` / `-3.10` with `d` decimals.
-fn signed(v: f64, d: usize) -> String {
-    if v.is_finite() {
-        format!("{v:+.d$}")
-    } else {
-        "n/a".to_owned()
-    }
-}
 
 /// A share in percent with one decimal, `n/a` without a total.
 fn percent(part: f64, total: f64) -> String {
@@ -40,9 +31,15 @@ fn badge_class(marker: &str) -> &'static str {
 }
 
 fn kpi(out: &mut String, label: &str, value: &str, sub: &str) {
+    // Long values (W / D / L of big runs, engine names) in a smaller size.
+    let size = if value.chars().count() > 14 {
+        " long"
+    } else {
+        ""
+    };
     let _ = write!(
         out,
-        "<div class=\"kpi\"><div class=\"label\">{}</div><div class=\"value\">{}</div><div class=\"sub\">{}</div></div>",
+        "<div class=\"kpi\"><div class=\"label\">{}</div><div class=\"value{size}\">{}</div><div class=\"sub\">{}</div></div>",
         escape(label),
         escape(value),
         escape(sub)
@@ -111,7 +108,11 @@ fn header(f: &Facts<'_>, out: &mut String) {
             out,
             "Top engine",
             &top.name,
-            &format!("{} ± {:.1} Elo", signed(top.elo, 1), top.ci95),
+            &if top.ci95 == 0.0 {
+                "the anchor (0 Elo)".to_owned()
+            } else {
+                format!("{} ± {:.1} Elo", signed(top.elo, 1), top.ci95)
+            },
         );
         kpi(
             out,

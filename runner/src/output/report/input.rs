@@ -138,11 +138,10 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
             })
             .unwrap_or_default()
     };
-    let shape = match (&summary, &config) {
-        (Some(s), _) => shape_from_summary(s, &options),
-        (None, Some(c)) => shape_from_config(c, &options),
-        (None, None) => None,
-    };
+    let shape = summary
+        .as_ref()
+        .and_then(|s| shape_from_summary(s, &options))
+        .or_else(|| config.as_ref().and_then(|c| shape_from_config(c, &options)));
     let Some((engines, kind, pairings, sprt)) = shape else {
         return Err(ReportError::Damaged {
             path: meta_path,

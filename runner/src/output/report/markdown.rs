@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use super::facts::Facts;
+use super::signed;
 use crate::config::Kind;
 
 /// Text for a table cell: no line breaks, `|` escaped, no HTML.
@@ -85,7 +86,7 @@ pub fn summary_md(f: &Facts<'_>) -> String {
                 vec![
                     (i + 1).to_string(),
                     cell(&r.name),
-                    format!("{:+.1}", r.elo),
+                    signed(r.elo, 1),
                     format!("{:.1}", r.ci95),
                     format!("{}", r.games),
                     format!("{score:.1}%"),
@@ -110,7 +111,7 @@ pub fn summary_md(f: &Facts<'_>) -> String {
                 cell(&p.second),
                 p.tally.penta.pairs().to_string(),
                 format!("{} / {} / {}", w.wins, w.draws, w.losses),
-                format!("{:+.2} ± {:.2}", p.estimate.elo, p.estimate.elo_ci95),
+                format!("{} ± {:.2}", signed(p.estimate.elo, 2), p.estimate.elo_ci95),
                 format!("[{}]", p.tally.penta),
             ]
         })

@@ -125,3 +125,31 @@ pub fn escape(text: &str) -> String {
     }
     out
 }
+
+/// `+12.34` / `-3.10` with `decimals` decimals, and `0.00` (no sign) when it rounds to
+/// zero; `n/a` when not finite.
+#[must_use]
+pub fn signed(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return "n/a".to_owned();
+    }
+    let text = format!("{v:+.decimals$}");
+    match text.get(1..) {
+        Some(digits) if digits.chars().all(|c| c == '0' || c == '.') => digits.to_owned(),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_and_signs() {
+        assert_eq!(escape("<b a='1'>&\""), "&lt;b a=&#39;1&#39;&gt;&amp;&quot;");
+        assert_eq!(signed(12.345, 2), "+12.35");
+        assert_eq!(signed(-0.001, 1), "0.0");
+        assert_eq!(signed(-3.1, 1), "-3.1");
+        assert_eq!(signed(f64::NAN, 1), "n/a");
+    }
+}

@@ -217,7 +217,11 @@ impl Frame {
         let (width, height) = size;
         let top = 36.0 + 20.0 * legend_rows as f64;
         let (left, right, bottom) = (64.0, 24.0, 48.0);
-        let x_ticks = x.map_or((Vec::new(), 1.0), |(lo, hi)| nice_ticks(lo, hi, 8));
+        // The horizontal axis counts pairs: whole-number steps.
+        let x_ticks = x.map_or((Vec::new(), 1.0), |(lo, hi)| {
+            let steps = ((hi - lo).ceil() as usize).clamp(1, 8);
+            nice_ticks(lo, hi, steps)
+        });
         let y_ticks = nice_ticks(y.0, y.1, 6);
         let span = |t: &(Vec<f64>, f64), d: (f64, f64)| {
             (
