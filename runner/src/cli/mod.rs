@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod judge;
 pub mod openings;
+pub mod report;
 pub mod run;
 pub mod stats;
 
@@ -35,6 +36,8 @@ pub enum Command {
     Judge(judge::JudgeArgs),
     /// Opening suites: `openings check <file>` finds every bad, finished or duplicate line.
     Openings(openings::OpeningsArgs),
+    /// Write report.html and summary.md (CI job summary) for the run in an output folder.
+    Report(report::ReportArgs),
 }
 
 /// Exit codes shared by every subcommand (see README, "Exit codes").
@@ -58,5 +61,6 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Stats(args) => stats::run(&args),
         Command::Judge(args) => judge::run(&args),
         Command::Openings(args) => openings::run(&args),
+        Command::Report(args) => report::run(&args),
     }
 }

@@ -4,5 +4,6 @@
 pub mod journal;
 pub mod pgn;
 pub mod progress;
+pub mod report;
 pub mod summary;
 pub mod text;

@@ -1,0 +1,358 @@
+//! The charts of the report, as SVG strings: the LLR over pairs with its two bounds,
+//! Elo over pairs with a shaded 95% band, the pentanomial histogram, and the rating
+//! list as intervals. Each takes the numbers and returns a whole `<svg>` element.
+
+use super::series::Point;
+use super::svg::{nice_ticks, tick_label, Frame, Scale, Svg, INK, MUTED, PALETTE};
+use crate::output::summary::RatingLine;
+use crate::stats::Penta;
+
+/// Size of the wide charts (LLR, Elo).
+const WIDE: (f64, f64) = (960.0, 300.0);
+/// Size of the half-width charts (histogram, ratings).
+const HALF: (f64, f64) = (470.0, 300.0);
+/// Colour of the H1 bound.
+const GREEN: &str = "#059669";
+/// Colour of the H0 bound.
+const RED: &str = "#dc2626";
+
+/// The largest pair count of the series, at least 1.
+fn max_pairs<'a>(series: impl Iterator<Item = &'a [Point]>) -> f64 {
+    series
+        .filter_map(|s| s.last().map(|p| p.pairs))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+}
+
+/// Where each legend entry goes: (x, row), rows wrapping at `width` from x = 0.
+fn legend_layout(names: &[&str], width: f64) -> Vec<(f64, usize)> {
+    let mut x = 0.0;
+    let mut row = 0;
+    names
+        .iter()
+        .map(|name| {
+            // About 6.5 px per character at 12 px, plus the swatch and a gap.
+            let w = 6.5 * name.chars().count() as f64 + 34.0;
+            if x > 0.0 && x + w > width {
+                x = 0.0;
+                row += 1;
+            }
+            let at = (x, row);
+            x += w;
+            at
+        })
+        .collect()
+}
+
+/// Rows a legend needs (0 for a single series, which needs none).
+fn legend_rows(names: &[&str], width: f64) -> usize {
+    if names.len() < 2 {
+        return 0;
+    }
+    legend_layout(names, width).last().map_or(0, |l| l.1 + 1)
+}
+
+/// A legend of coloured swatches in the rows under the title, from `left`.
+fn legend(svg: &mut Svg, left: f64, width: f64, names: &[&str]) {
+    if names.len() < 2 {
+        return;
+    }
+    for (i, (name, (x, row))) in names.iter().zip(legend_layout(names, width)).enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let y = 29.0 + 20.0 * row as f64;
+        svg.rect((left + x, y), (14.0, 10.0), colour, "rx=\"2\"");
+        svg.text((left + x + 18.0, y + 9.0), "start", INK, "", name);
+    }
+}
+
+/// The LLR after each pair with the H0 (lower) and H1 (upper) bounds.
+#[must_use]
+pub fn llr_chart(points: &[Point], lower: f64, upper: f64, design: &str) -> String {
+    let values: Vec<(f64, f64)> = points
+        .iter()
+        .filter_map(|p| p.llr.map(|l| (p.pairs as f64, l)))
+        .collect();
+    let lo = values.iter().map(|v| v.1).fold(lower, f64::min);
+    let hi = values.iter().map(|v| v.1).fold(upper, f64::max);
+    let pad = 0.08 * (hi - lo);
+    let frame = Frame::new(
+        WIDE,
+        Some((0.0, max_pairs([points].into_iter()))),
+        (lo - pad, hi + pad),
+        0,
+    );
+    let mut svg = Svg::new(WIDE.0, WIDE.1, "LLR over pairs");
+    frame.draw_axes(&mut svg, &format!("LLR ({design})"), "pairs", "LLR");
+    let (l, r, _, _) = frame.area();
+    svg.line(frame.at(0.0, 0.0), (r, frame.y.map(0.0)), MUTED, 1.0, "2 3");
+    for (bound, colour, text) in [
+        (upper, GREEN, "H1 accepted above"),
+        (lower, RED, "H0 accepted below"),
+    ] {
+        let y = frame.y.map(bound);
+        svg.line((l, y), (r, y), colour, 1.5, "6 4");
+        // Left, where the LLR (starting at 0) is far from either bound.
+        let label = format!("{text} {bound:.2}");
+        let dy = if bound >= 0.0 { -6.0 } else { 15.0 };
+        svg.text(
+            (l + 8.0, y + dy),
+            "start",
+            colour,
+            "font-weight=\"600\"",
+            &label,
+        );
+    }
+    let pixels: Vec<(f64, f64)> = values.iter().map(|&(x, y)| frame.at(x, y)).collect();
+    svg.poly(
+        &pixels,
+        false,
+        &format!(
+            "fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-linejoin=\"round\"",
+            PALETTE[0]
+        ),
+    );
+    if let (Some(&(x, y)), Some(&(_, v))) = (pixels.last(), values.last()) {
+        svg.circle((x, y), 3.5, PALETTE[0]);
+        let anchor = if x > r - 80.0 { "end" } else { "start" };
+        let dx = if anchor == "end" { -8.0 } else { 8.0 };
+        svg.text(
+            (x + dx, y - 8.0),
+            anchor,
+            PALETTE[0],
+            "font-weight=\"600\"",
+            &format!("{v:.2}"),
+        );
+    }
+    svg.finish()
+}
+
+/// Elo after each pair: one line per pairing; a single pairing also gets its 95% band.
+#[must_use]
+pub fn elo_chart(series: &[(String, &[Point])]) -> String {
+    let all_max = max_pairs(series.iter().map(|s| s.1));
+    let band = series.len() == 1;
+    // The band of the first quarter is huge (few pairs); it is clipped, not scaled to.
+    let mut lo: f64 = 0.0;
+    let mut hi: f64 = 0.0;
+    for (_, points) in series {
+        for p in points.iter() {
+            lo = lo.min(p.elo);
+            hi = hi.max(p.elo);
+            if band && p.pairs as f64 >= all_max / 4.0 {
+                lo = lo.min(p.elo_lower);
+                hi = hi.max(p.elo_upper);
+            }
+        }
+    }
+    let pad = 0.06 * (hi - lo).max(1.0);
+    let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
+    let rows = legend_rows(&names, WIDE.0 - 88.0);
+    let size = (WIDE.0, WIDE.1 + 20.0 * rows as f64);
+    let frame = Frame::new(size, Some((0.0, all_max)), (lo - pad, hi + pad), rows);
+    let mut svg = Svg::new(size.0, size.1, "Elo over pairs");
+    let title = if band {
+        "Elo with 95% interval"
+    } else {
+        "Elo of each pairing"
+    };
+    frame.draw_axes(&mut svg, title, "pairs", "Elo");
+    frame.clip(&mut svg, "elo-clip");
+    let (_, r, _, _) = frame.area();
+    svg.line(frame.at(0.0, 0.0), (r, frame.y.map(0.0)), MUTED, 1.0, "2 3");
+    svg.raw("<g clip-path=\"url(#elo-clip)\">\n");
+    for (i, (_, points)) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        if band {
+            let mut outline: Vec<(f64, f64)> = points
+                .iter()
+                .map(|p| frame.at(p.pairs as f64, p.elo_upper))
+                .collect();
+            outline.extend(
+                points
+                    .iter()
+                    .rev()
+                    .map(|p| frame.at(p.pairs as f64, p.elo_lower)),
+            );
+            svg.poly(
+                &outline,
+                true,
+                &format!("fill=\"{colour}\" fill-opacity=\"0.15\" stroke=\"none\""),
+            );
+        }
+        let line: Vec<(f64, f64)> = points
+            .iter()
+            .map(|p| frame.at(p.pairs as f64, p.elo))
+            .collect();
+        svg.poly(
+            &line,
+            false,
+            &format!(
+                "fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-linejoin=\"round\""
+            ),
+        );
+    }
+    svg.raw("</g>\n");
+    for (i, (_, points)) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        if let Some(p) = points.last() {
+            let (x, y) = frame.at(p.pairs as f64, p.elo);
+            svg.circle((x, y), 3.5, colour);
+            if band {
+                let text = format!("{:.1} ± {:.1}", p.elo, (p.elo_upper - p.elo_lower) / 2.0);
+                let anchor = if x > r - 120.0 { "end" } else { "start" };
+                let dx = if anchor == "end" { -8.0 } else { 8.0 };
+                svg.text(
+                    (x + dx, y - 8.0),
+                    anchor,
+                    colour,
+                    "font-weight=\"600\"",
+                    &text,
+                );
+            }
+        }
+    }
+    legend(&mut svg, frame.left, WIDE.0 - 88.0, &names);
+    svg.finish()
+}
+
+/// The pentanomial histogram: pairs per outcome, one bar per pairing in each group.
+#[must_use]
+pub fn penta_chart(groups: &[(String, Penta)]) -> String {
+    const CATEGORIES: [&str; 5] = ["LL", "LD", "DD+WL", "WD", "WW"];
+    let top = groups
+        .iter()
+        .flat_map(|g| g.1.to_array())
+        .max()
+        .unwrap_or(0)
+        .max(4) as f64; // at least 0..4, so small counts get whole-number ticks
+    let names: Vec<&str> = groups.iter().map(|g| g.0.as_str()).collect();
+    let rows = legend_rows(&names, HALF.0 - 88.0);
+    let size = (HALF.0, HALF.1 + 20.0 * rows as f64);
+    let frame = Frame::new(size, None, (0.0, top), rows);
+    let mut svg = Svg::new(size.0, size.1, "Pentanomial histogram");
+    let title = if groups.len() == 1 {
+        "Pairs by outcome"
+    } else {
+        "Pairs by outcome per pairing"
+    };
+    frame.draw_axes(
+        &mut svg,
+        title,
+        "pair outcome (first engine's view)",
+        "pairs",
+    );
+    let (l, r, _, b) = frame.area();
+    let slot = (r - l) / CATEGORIES.len() as f64;
+    let bar = (slot * 0.7) / groups.len().max(1) as f64;
+    for (c, name) in CATEGORIES.iter().enumerate() {
+        let x0 = l + slot * c as f64 + slot * 0.15;
+        for (g, (_, penta)) in groups.iter().enumerate() {
+            let value = penta.to_array()[c] as f64;
+            let (x, y) = (x0 + bar * g as f64, frame.y.map(value));
+            let colour = PALETTE[g % PALETTE.len()];
+            svg.rect((x + 1.0, y), (bar - 2.0, b - y), colour, "rx=\"2\"");
+            if groups.len() <= 3 {
+                svg.text(
+                    (x + bar / 2.0, y - 5.0),
+                    "middle",
+                    INK,
+                    "",
+                    &format!("{value}"),
+                );
+            }
+        }
+        svg.text(
+            (l + slot * (c as f64 + 0.5), b + 18.0),
+            "middle",
+            INK,
+            "font-weight=\"600\"",
+            name,
+        );
+    }
+    legend(&mut svg, l, HALF.0 - 88.0, &names);
+    svg.finish()
+}
+
+/// The rating list: each engine's Elo as a dot with its 95% interval as a bar.
+#[must_use]
+pub fn rating_chart(ratings: &[RatingLine]) -> String {
+    let mut rows: Vec<&RatingLine> = ratings.iter().collect();
+    rows.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+    // As tall as the histogram beside it for up to seven engines.
+    let row_h = (230.0 / rows.len().max(1) as f64).clamp(30.0, 60.0);
+    let height = 70.0 + row_h * rows.len() as f64;
+    let longest = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(4);
+    let left = (7.0 * longest.min(24) as f64 + 20.0).max(60.0);
+    let right = HALF.0 - 20.0;
+    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
+    let lo = rows
+        .iter()
+        .map(|r| finite(r.elo - r.ci95))
+        .fold(0.0, f64::min);
+    let hi = rows
+        .iter()
+        .map(|r| finite(r.elo + r.ci95))
+        .fold(0.0, f64::max);
+    let (ticks, step) = nice_ticks(lo, hi, 6);
+    let domain = (
+        ticks.first().copied().unwrap_or(lo),
+        ticks.last().copied().unwrap_or(hi),
+    );
+    let x = Scale::new(domain, (left, right));
+    let mut svg = Svg::new(HALF.0, height, "Ratings with 95% intervals");
+    svg.text(
+        (left, 20.0),
+        "start",
+        INK,
+        "font-size=\"14\" font-weight=\"600\"",
+        "Elo with 95% interval",
+    );
+    let (top, bottom) = (36.0, height - 34.0);
+    for &t in &ticks {
+        let px = x.map(t);
+        let colour = if t == 0.0 { MUTED } else { "#e5e7eb" };
+        svg.line(
+            (px, top),
+            (px, bottom),
+            colour,
+            1.0,
+            if t == 0.0 { "2 3" } else { "" },
+        );
+        svg.text(
+            (px, bottom + 16.0),
+            "middle",
+            MUTED,
+            "",
+            &tick_label(t, step),
+        );
+    }
+    svg.text(
+        ((left + right) / 2.0, height - 4.0),
+        "middle",
+        INK,
+        "",
+        "Elo (first engine = 0)",
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let y = top + row_h * (i as f64 + 0.5);
+        let name: String = r.name.chars().take(24).collect();
+        svg.text((left - 10.0, y + 4.0), "end", INK, "", &name);
+        let colour = PALETTE[0];
+        if r.ci95.is_finite() && r.ci95 > 0.0 {
+            let (a, b) = (x.map(r.elo - r.ci95), x.map(r.elo + r.ci95));
+            svg.line((a, y), (b, y), colour, 3.0, "");
+            svg.line((a, y - 6.0), (a, y + 6.0), colour, 1.5, "");
+            svg.line((b, y - 6.0), (b, y + 6.0), colour, 1.5, "");
+        }
+        svg.circle((x.map(r.elo), y), 5.0, colour);
+        if r.ci95 == 0.0 {
+            svg.text((x.map(r.elo) + 10.0, y + 4.0), "start", MUTED, "", "anchor");
+        }
+    }
+    svg.finish()
+}

@@ -1,0 +1,359 @@
+//! `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external
+//! assets). Every text from the run (engine names, commands, options, the config) goes
+//! through [`escape`].
+
+use std::fmt::Write as _;
+
+use super::charts::{elo_chart, llr_chart, penta_chart, rating_chart};
+use super::facts::Facts;
+use super::{escape, signed};
+use crate::config::Kind;
+
+const STYLE: &str = include_str!("style.css");
+
+/// A share in percent with one decimal, `n/a` without a total.
+fn percent(part: f64, total: f64) -> String {
+    if total > 0.0 {
+        format!("{:.1}%", 100.0 * part / total)
+    } else {
+        "n/a".to_owned()
+    }
+}
+
+/// The class of the status badge.
+fn badge_class(marker: &str) -> &'static str {
+    match marker {
+        "PASS" => "pass",
+        "FAIL" | "ABORTED" | "ERROR" => "fail",
+        "NO VERDICT" => "warn",
+        _ => "",
+    }
+}
+
+fn kpi(out: &mut String, label: &str, value: &str, sub: &str) {
+    // Long values (W / D / L of big runs, engine names) in a smaller size.
+    let size = if value.chars().count() > 14 {
+        " long"
+    } else {
+        ""
+    };
+    let _ = write!(
+        out,
+        "<div class=\"kpi\"><div class=\"label\">{}</div><div class=\"value{size}\">{}</div><div class=\"sub\">{}</div></div>",
+        escape(label),
+        escape(value),
+        escape(sub)
+    );
+}
+
+fn header(f: &Facts<'_>, out: &mut String) {
+    let kind = match f.input.kind {
+        Kind::Match => "match",
+        Kind::Gauntlet => "gauntlet",
+        Kind::RoundRobin => "round robin",
+    };
+    let marker = f.marker();
+    let _ = write!(
+        out,
+        "<header><div class=\"eyebrow\">xq-runner report &middot; {kind}</div><h1>{}</h1>\
+         <span class=\"status {}\">{}</span><span class=\"status-text\">{}</span>\
+         <div class=\"meta\">config <code>{}</code> &middot; xq-runner {} &middot; <code>{}</code></div>\
+         <div class=\"kpis\">",
+        escape(&f.title()),
+        badge_class(marker),
+        escape(marker),
+        escape(&f.status()),
+        escape(&f.input.meta.config_hash),
+        escape(&f.input.meta.version),
+        escape(&f.input.dir.display().to_string())
+    );
+    kpi(
+        out,
+        "Games",
+        &f.games.to_string(),
+        &format!("{} complete pairs", f.pairs()),
+    );
+    if let (Kind::Match, Some(p)) = (f.input.kind, f.pairings.first()) {
+        let e = &p.estimate;
+        kpi(
+            out,
+            "Elo",
+            &signed(e.elo, 2),
+            &format!("± {:.2} (95%, over pairs)", e.elo_ci95),
+        );
+        kpi(
+            out,
+            "nElo",
+            &signed(e.nelo, 2),
+            &format!("± {:.2} · LOS {:.2}%", e.nelo_ci95, 100.0 * e.los),
+        );
+        let w = &p.tally.wdl;
+        kpi(
+            out,
+            "W / D / L",
+            &format!("{} / {} / {}", w.wins, w.draws, w.losses),
+            &format!("for {}", p.first),
+        );
+    }
+    if let Some(r) = &f.sprt {
+        kpi(
+            out,
+            "LLR",
+            &format!("{:.2}", r.llr),
+            &format!("bounds ({:.2}, {:.2})", r.llr_lower, r.llr_upper),
+        );
+    }
+    if let Some(top) = f.ratings.first() {
+        kpi(
+            out,
+            "Top engine",
+            &top.name,
+            &if top.ci95 == 0.0 {
+                "the anchor (0 Elo)".to_owned()
+            } else {
+                format!("{} ± {:.1} Elo", signed(top.elo, 1), top.ci95)
+            },
+        );
+        kpi(
+            out,
+            "Engines",
+            &f.names.len().to_string(),
+            &format!("{} pairings", f.pairings.len()),
+        );
+    }
+    let duration = f
+        .input
+        .status
+        .as_ref()
+        .map_or_else(|| "n/a".to_owned(), |s| format!("{:.1} s", s.duration_s));
+    kpi(
+        out,
+        "Duration",
+        &duration,
+        &format!("{:.0} plies, {:.2} s per game", f.mean_plies, f.mean_game_s),
+    );
+    out.push_str("</div></header>\n");
+}
+
+fn card(out: &mut String, title: &str, body: &str) {
+    let _ = writeln!(
+        out,
+        "<section class=\"card\"><h2>{}</h2>{body}</section>",
+        escape(title)
+    );
+}
+
+fn charts(f: &Facts<'_>, out: &mut String) {
+    if f.pairs() == 0 {
+        card(out, "Progress", "<p class=\"note\">No complete pairs yet: the charts appear once both games of a pair are in.</p>");
+        return;
+    }
+    let mut body = String::new();
+    if let (Some(r), Some(design)) = (&f.sprt, f.input.sprt.as_ref()) {
+        let label = format!(
+            "SPRT [{:.2}, {:.2}] {} Elo, alpha {}, beta {}",
+            design.elo0, design.elo1, design.model, design.alpha, design.beta
+        );
+        let _ = write!(
+            body,
+            "<div class=\"chart\">{}</div>",
+            llr_chart(f.llr_points(), r.llr_lower, r.llr_upper, &label)
+        );
+    }
+    let series: Vec<(String, &[super::series::Point])> = f
+        .pairings
+        .iter()
+        .zip(&f.replay.series)
+        .map(|(p, s)| (format!("{} vs {}", p.first, p.second), s.as_slice()))
+        .collect();
+    let _ = write!(body, "<div class=\"chart\">{}</div>", elo_chart(&series));
+    card(out, "Progress over pairs", &body);
+}
+
+fn penta_card(f: &Facts<'_>) -> String {
+    let groups: Vec<(String, crate::stats::Penta)> = f
+        .pairings
+        .iter()
+        .map(|p| (format!("{} vs {}", p.first, p.second), p.tally.penta))
+        .collect();
+    if f.pairs() == 0 {
+        return "<section class=\"card\"><h2>Pentanomial histogram</h2><p class=\"note\">No complete pairs yet.</p></section>".to_owned();
+    }
+    let mut body = penta_chart(&groups);
+    if let Some(p) = f.pairings.first().filter(|_| f.pairings.len() == 1) {
+        let _ = write!(
+            body,
+            "<p class=\"note\">Ptnml(0-2): [{}] &middot; {} unpaired games</p>",
+            p.tally.penta,
+            f.replay.tracker.unpaired()
+        );
+    }
+    format!("<section class=\"card\"><h2>Pentanomial histogram</h2>{body}</section>")
+}
+
+fn ratings_table(f: &Facts<'_>) -> String {
+    let mut t = String::from("<table><thead><tr><th class=\"num\">Rank</th><th>Engine</th><th class=\"num\">Elo</th><th class=\"num\">95% ±</th><th class=\"num\">Games</th><th class=\"num\">Points</th><th class=\"num\">Score</th></tr></thead><tbody>");
+    for (i, r) in f.ratings.iter().enumerate() {
+        let _ = write!(
+            t,
+            "<tr><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td><td class=\"num\">{}</td></tr>",
+            i + 1,
+            escape(&r.name),
+            signed(r.elo, 1),
+            r.ci95,
+            r.games,
+            r.points,
+            percent(r.points, r.games)
+        );
+    }
+    t.push_str("</tbody></table><p class=\"note\">Maximum-likelihood Elo over all games, the first engine anchored at 0.</p>");
+    t
+}
+
+fn pairings_table(f: &Facts<'_>) -> String {
+    let mut t = String::from("<table><thead><tr><th>First</th><th>Second</th><th class=\"num\">Pairs</th><th class=\"num\">W</th><th class=\"num\">D</th><th class=\"num\">L</th><th class=\"num\">Score</th><th class=\"num\">Elo</th><th class=\"num\">Ptnml(0-2)</th><th class=\"num\">LOS</th></tr></thead><tbody>");
+    for p in &f.pairings {
+        let (w, e) = (&p.tally.wdl, &p.estimate);
+        let _ = write!(
+            t,
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ± {:.2}</td><td class=\"num\">[{}]</td><td class=\"num\">{:.1}%</td></tr>",
+            escape(&p.first),
+            escape(&p.second),
+            p.tally.penta.pairs(),
+            w.wins,
+            w.draws,
+            w.losses,
+            percent(w.points(), w.games() as f64),
+            signed(e.elo, 2),
+            e.elo_ci95,
+            p.tally.penta,
+            100.0 * e.los
+        );
+    }
+    t.push_str(
+        "</tbody></table><p class=\"note\">Complete pairs only, from the first engine's view.</p>",
+    );
+    t
+}
+
+fn reasons_table(f: &Facts<'_>) -> String {
+    if f.reasons.is_empty() {
+        return "<p class=\"note\">No games yet.</p>".to_owned();
+    }
+    let total: u64 = f.reasons.iter().map(|r| r.games).sum();
+    let mut t = String::from("<table><thead><tr><th>Reason</th><th>Meaning</th><th class=\"num\">Games</th><th class=\"num\">Share</th></tr></thead><tbody>");
+    for r in &f.reasons {
+        let _ = write!(
+            t,
+            "<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&r.code),
+            escape(&r.describe),
+            r.games,
+            percent(r.games as f64, total as f64)
+        );
+    }
+    let _ = write!(t, "</tbody><tfoot><tr><td colspan=\"2\">All games</td><td class=\"num\">{total}</td><td class=\"num\">100.0%</td></tr></tfoot></table>");
+    t
+}
+
+fn faults_table(f: &Facts<'_>) -> String {
+    let mut t = String::from("<table><thead><tr><th>Engine</th>");
+    for code in &f.fault_codes {
+        let _ = write!(t, "<th class=\"num\">{}</th>", escape(code));
+    }
+    t.push_str("<th class=\"num\">Total</th></tr></thead><tbody>");
+    for (i, name) in f.names.iter().enumerate() {
+        let _ = write!(t, "<tr><td>{}</td>", escape(name));
+        for code in &f.fault_codes {
+            let n = f
+                .faults
+                .get(i)
+                .and_then(|m| m.get(*code))
+                .copied()
+                .unwrap_or(0);
+            let class = if n == 0 { "num zero" } else { "num bad" };
+            let _ = write!(t, "<td class=\"{class}\">{n}</td>");
+        }
+        let total = f.fault_total(i);
+        let class = if total == 0 { "num zero" } else { "num bad" };
+        let _ = write!(t, "<td class=\"{class}\">{total}</td></tr>");
+    }
+    t.push_str("</tbody></table>");
+    if f.fault_codes.is_empty() {
+        t.push_str("<p class=\"note\">No engine faults: no time losses, illegal moves, crashes or stalls.</p>");
+    }
+    t
+}
+
+fn engines_table(f: &Facts<'_>) -> String {
+    let mut t = String::from(
+        "<table><thead><tr><th>Engine</th><th>Command</th><th>Options</th></tr></thead><tbody>",
+    );
+    for e in &f.input.engines {
+        let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = write!(
+            t,
+            "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+            escape(&e.name),
+            escape(&e.command.join(" ")),
+            escape(&options.join(" "))
+        );
+    }
+    t.push_str("</tbody></table>");
+    t
+}
+
+/// The whole page.
+#[must_use]
+pub fn page(f: &Facts<'_>) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>xq-runner report: {}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n",
+        escape(&f.title())
+    );
+    header(f, &mut out);
+    let multi = f.input.kind != Kind::Match;
+    let block = if f.result_text.trim().is_empty() {
+        "no games yet"
+    } else {
+        f.result_text.trim_end()
+    };
+    card(
+        &mut out,
+        if multi { "Rating table" } else { "Result" },
+        &format!("<pre class=\"block\">{}</pre>", escape(block)),
+    );
+    if multi {
+        let chart = if f.ratings.is_empty() {
+            "<p class=\"note\">No ratings yet.</p>".to_owned()
+        } else {
+            rating_chart(&f.ratings)
+        };
+        let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>Ratings</h2>{chart}</section>{}</div>", penta_card(f));
+        card(&mut out, "Ratings with 95% intervals", &ratings_table(f));
+        charts(f, &mut out);
+    } else {
+        charts(f, &mut out);
+        let _ = writeln!(
+            out,
+            "<div class=\"grid2\">{}<section class=\"card\"><h2>End reasons</h2>{}</section></div>",
+            penta_card(f),
+            reasons_table(f)
+        );
+    }
+    card(&mut out, "Pairings", &pairings_table(f));
+    if multi {
+        let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>End reasons</h2>{}</section><section class=\"card\"><h2>Faults per engine</h2>{}</section></div>", reasons_table(f), faults_table(f));
+        card(&mut out, "Engines", &engines_table(f));
+    } else {
+        let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>Faults per engine</h2>{}</section><section class=\"card\"><h2>Engines</h2>{}</section></div>", faults_table(f), engines_table(f));
+    }
+    let _ = write!(
+        out,
+        "<section class=\"card\"><details><summary>Configuration (run.json)</summary><pre class=\"config\">{}</pre></details></section>\n\
+         <footer>Made by <code>xq-runner report</code></footer>\n</main>\n</body>\n</html>\n",
+        escape(&f.input.meta.config)
+    );
+    out
+}

@@ -1,0 +1,281 @@
+//! What a report is made from: `run.json` (the config as played), `summary.json` (the
+//! status at the end; absent while a run goes on or after a kill) and `games.jsonl`.
+//!
+//! The shape of the run (engines, kind, pairings, SPRT) comes from `summary.json` when it
+//! is there, since that is what the run used; otherwise from the config text in
+//! `run.json`, resolved with the same defaults as `config::plan`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::ReportError;
+use crate::config::{Kind, RawConfig};
+use crate::output::journal::{Journal, JournalEntry};
+use crate::schedule::RunMeta;
+use crate::stats::{EloModel, Sprt};
+
+/// One engine as the report shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineInfo {
+    pub name: String,
+    pub command: Vec<String>,
+    /// Engine options from the config (`evallevel = 3`), if the config could be read.
+    pub options: BTreeMap<String, String>,
+}
+
+/// How the run ended, from `summary.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunStatus {
+    pub status: String,
+    pub exit_code: u8,
+    pub duration_s: f64,
+}
+
+/// Everything read from an output folder.
+#[derive(Clone, Debug)]
+pub struct RunInput {
+    pub dir: PathBuf,
+    /// `run.json`: version, config hash and the config text.
+    pub meta: RunMeta,
+    pub engines: Vec<EngineInfo>,
+    pub kind: Kind,
+    /// Engine indices; the first plays Red in game 0 of each pair.
+    pub pairings: Vec<(usize, usize)>,
+    pub sprt: Option<Sprt>,
+    /// `None` when there is no `summary.json` (a run in progress or killed).
+    pub status: Option<RunStatus>,
+    /// Finished games in journal order.
+    pub entries: Vec<JournalEntry>,
+}
+
+/// The fields of `summary.json` a report needs; the rest is rebuilt from the journal.
+#[derive(Debug, Deserialize)]
+struct SummaryFile {
+    kind: String,
+    status: String,
+    exit_code: u8,
+    #[serde(default)]
+    duration_s: f64,
+    engines: Vec<SummaryEngine>,
+    #[serde(default)]
+    sprt: Option<Sprt>,
+    #[serde(default)]
+    pairings: Vec<SummaryPairing>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SummaryEngine {
+    name: String,
+    #[serde(default)]
+    command: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SummaryPairing {
+    first: String,
+    second: String,
+}
+
+/// The kind of a run from its name, with the aliases `config::plan` accepts.
+fn kind_from_name(name: Option<&str>) -> Option<Kind> {
+    match name {
+        None | Some("match") => Some(Kind::Match),
+        Some("gauntlet") => Some(Kind::Gauntlet),
+        Some("round_robin" | "roundrobin" | "round-robin") => Some(Kind::RoundRobin),
+        Some(_) => None,
+    }
+}
+
+/// The pairings of a kind, in the order `config::plan` makes them.
+fn pairings_of(kind: Kind, engines: usize) -> Vec<(usize, usize)> {
+    match kind {
+        Kind::Match | Kind::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
+        Kind::RoundRobin => (0..engines)
+            .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+            .collect(),
+    }
+}
+
+/// Reads an output folder.
+///
+/// # Errors
+/// [`ReportError::NoRun`] without `run.json`; [`ReportError::Damaged`] when `run.json` or
+/// `summary.json` is not what a run writes, or neither says which engines played;
+/// [`ReportError::Journal`] when the journal cannot be read.
+pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
+    let meta_path = dir.join("run.json");
+    let meta_text = match std::fs::read_to_string(&meta_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ReportError::NoRun(dir.to_owned()))
+        }
+        Err(source) => {
+            return Err(ReportError::Read {
+                path: meta_path,
+                source,
+            })
+        }
+    };
+    let meta: RunMeta = serde_json::from_str(&meta_text).map_err(|e| ReportError::Damaged {
+        path: meta_path.clone(),
+        why: e.to_string(),
+    })?;
+    let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
+    let summary = read_summary(&dir.join("summary.json"))?;
+    let entries = Journal::read_all(&dir.join("games.jsonl"))?;
+
+    let options = |i: usize| -> BTreeMap<String, String> {
+        config
+            .as_ref()
+            .and_then(|c| c.engines.get(i))
+            .map(|e| {
+                e.options
+                    .iter()
+                    .map(|(k, v)| (k.clone(), option_text(v)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let shape = summary
+        .as_ref()
+        .and_then(|s| shape_from_summary(s, &options))
+        .or_else(|| config.as_ref().and_then(|c| shape_from_config(c, &options)));
+    let Some((engines, kind, pairings, sprt)) = shape else {
+        return Err(ReportError::Damaged {
+            path: meta_path,
+            why: "cannot tell which engines played (config unreadable, no summary.json)".to_owned(),
+        });
+    };
+    Ok(RunInput {
+        dir: dir.to_owned(),
+        meta,
+        engines,
+        kind,
+        pairings,
+        sprt,
+        status: summary.map(|s| RunStatus {
+            status: s.status,
+            exit_code: s.exit_code,
+            duration_s: s.duration_s,
+        }),
+        entries,
+    })
+}
+
+type Shape = (Vec<EngineInfo>, Kind, Vec<(usize, usize)>, Option<Sprt>);
+
+fn read_summary(path: &Path) -> Result<Option<SummaryFile>, ReportError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| ReportError::Damaged {
+                path: path.to_owned(),
+                why: e.to_string(),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ReportError::Read {
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+fn shape_from_summary(
+    s: &SummaryFile,
+    options: &dyn Fn(usize) -> BTreeMap<String, String>,
+) -> Option<Shape> {
+    let kind = kind_from_name(Some(&s.kind))?;
+    let engines: Vec<EngineInfo> = s
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| EngineInfo {
+            name: e.name.clone(),
+            command: e.command.clone(),
+            options: options(i),
+        })
+        .collect();
+    let index = |name: &str| engines.iter().position(|e| e.name == name);
+    let pairings = if s.pairings.is_empty() {
+        pairings_of(kind, engines.len())
+    } else {
+        s.pairings
+            .iter()
+            .map(|p| Some((index(&p.first)?, index(&p.second)?)))
+            .collect::<Option<Vec<_>>>()?
+    };
+    Some((engines, kind, pairings, s.sprt))
+}
+
+fn shape_from_config(
+    c: &RawConfig,
+    options: &dyn Fn(usize) -> BTreeMap<String, String>,
+) -> Option<Shape> {
+    let kind = kind_from_name(c.tournament.kind.as_deref())?;
+    let engines: Vec<EngineInfo> = c
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let command = e.command.clone().unwrap_or_default();
+            // The default name of `config::plan`: the program's file name and the index.
+            let name = e
+                .name
+                .clone()
+                .filter(|n| !n.trim().is_empty())
+                .unwrap_or_else(|| {
+                    let program = command.first().map_or("engine", String::as_str);
+                    let base = Path::new(program)
+                        .file_name()
+                        .map_or_else(|| program.to_owned(), |f| f.to_string_lossy().into());
+                    format!("{base}-{}", i + 1)
+                });
+            EngineInfo {
+                name,
+                command,
+                options: options(i),
+            }
+        })
+        .collect();
+    let sprt = c.sprt.as_ref().map(|s| {
+        let d = Sprt::default();
+        Sprt {
+            elo0: s.elo0.unwrap_or(d.elo0),
+            elo1: s.elo1.unwrap_or(d.elo1),
+            alpha: s.alpha.unwrap_or(d.alpha),
+            beta: s.beta.unwrap_or(d.beta),
+            model: match s.model.as_deref() {
+                Some("logistic") => EloModel::Logistic,
+                _ => EloModel::Normalized,
+            },
+        }
+    });
+    let pairings = pairings_of(kind, engines.len());
+    Some((engines, kind, pairings, sprt))
+}
+
+fn option_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairings_follow_the_plan_order() {
+        assert_eq!(pairings_of(Kind::Match, 2), vec![(0, 1)]);
+        assert_eq!(pairings_of(Kind::Gauntlet, 3), vec![(0, 1), (0, 2)]);
+        assert_eq!(
+            pairings_of(Kind::RoundRobin, 3),
+            vec![(0, 1), (0, 2), (1, 2)]
+        );
+        assert_eq!(kind_from_name(Some("round-robin")), Some(Kind::RoundRobin));
+        assert_eq!(kind_from_name(Some("swiss")), None);
+    }
+}

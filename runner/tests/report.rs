@@ -1,0 +1,348 @@
+//! `write_report` and `xq-runner report` on recorded runs (tests/data/report/): the page
+//! and summary.md show the numbers recomputed here from the journal with the stats
+//! module, the SVG and HTML are well formed, names are escaped, and the odd states of a
+//! run (no games, no summary.json, a torn journal line, an aborted run) still report.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use xq_runner::output::journal::{Journal, JournalEntry};
+use xq_runner::output::report::write_report;
+use xq_runner::stats::{Anchor, Estimate, Penta, RatingList, Sprt, Wdl};
+
+const FILES: [&str; 3] = ["run.json", "games.jsonl", "summary.json"];
+
+/// `+1.5`, `-0.3`, and `0.0` for anything that rounds to zero, as the report prints Elo.
+fn signed(v: f64, decimals: usize) -> String {
+    let text = format!("{v:+.decimals$}");
+    if text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_owned()
+    } else {
+        text
+    }
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/report")
+        .join(name)
+}
+
+/// A fresh folder holding a copy of `files` of the fixture `name`.
+fn scratch(test: &str, name: &str, files: &[&str]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xq-report-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for file in files {
+        std::fs::copy(fixture(name).join(file), dir.join(file))
+            .unwrap_or_else(|e| panic!("copy {name}/{file}: {e}"));
+    }
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Writes the report of `dir` and returns (html, markdown).
+fn report(dir: &Path) -> (String, String) {
+    let files = write_report(dir).unwrap_or_else(|e| panic!("write_report: {e}"));
+    (read(&files.html), read(&files.markdown))
+}
+
+fn summary(name: &str) -> Value {
+    serde_json::from_str(&read(&fixture(name).join("summary.json")))
+        .unwrap_or_else(|e| panic!("summary.json: {e}"))
+}
+
+fn entries(name: &str) -> Vec<JournalEntry> {
+    // read_all may truncate a torn line, so it reads a copy.
+    let dir = scratch(&format!("entries-{name}"), name, &["games.jsonl"]);
+    Journal::read_all(&dir.join("games.jsonl")).unwrap_or_else(|e| panic!("journal: {e}"))
+}
+
+/// Score of `engine` in a game, if it played.
+fn score_of(entry: &JournalEntry, engine: &str) -> Option<f64> {
+    let red = match entry.result.as_pgn() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        _ => 0.5,
+    };
+    if entry.red == engine {
+        Some(red)
+    } else if entry.black == engine {
+        Some(1.0 - red)
+    } else {
+        None
+    }
+}
+
+/// Pentanomial and game counts of `first` against `second`: both games of a pair in.
+fn counts(entries: &[JournalEntry], first: &str, second: &str) -> (Penta, Wdl) {
+    let mut pairs: BTreeMap<u64, [Option<f64>; 2]> = BTreeMap::new();
+    for e in entries {
+        let opponent = if e.red == first { &e.black } else { &e.red };
+        if opponent != second {
+            continue;
+        }
+        if let Some(s) = score_of(e, first) {
+            pairs.entry(e.pair).or_default()[usize::from(e.game)] = Some(s);
+        }
+    }
+    let (mut penta, mut wdl) = (Penta::default(), Wdl::default());
+    for [a, b] in pairs.values() {
+        if let (Some(a), Some(b)) = (a, b) {
+            penta.add_scores(*a, *b).unwrap_or_else(|e| panic!("{e}"));
+            wdl.add_score(*a).unwrap_or_else(|e| panic!("{e}"));
+            wdl.add_score(*b).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    (penta, wdl)
+}
+
+/// Tags balance: every opened element is closed in order (void HTML elements excepted).
+fn assert_balanced(markup: &str) {
+    const VOID: [&str; 4] = ["meta", "br", "hr", "img"];
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = markup;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..]
+            .find('>')
+            .map(|e| start + e)
+            .expect("unclosed tag");
+        let tag = &rest[start + 1..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('!') {
+            continue;
+        }
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if let Some(closing) = tag.strip_prefix('/') {
+            let open = stack
+                .pop()
+                .unwrap_or_else(|| panic!("</{closing}> closes nothing"));
+            assert_eq!(open, name, "<{open}> closed by </{name}>");
+        } else if !tag.ends_with('/') && !VOID.contains(&name.as_str()) {
+            stack.push(name);
+        }
+    }
+    assert!(stack.is_empty(), "never closed: {stack:?}");
+}
+
+fn assert_svgs(html: &str, expected: usize) {
+    assert_eq!(html.matches("<svg").count(), expected, "number of charts");
+    assert_eq!(html.matches("</svg>").count(), expected);
+    let mut rest = html;
+    while let Some(start) = rest.find("<svg") {
+        let end = rest[start..]
+            .find("</svg>")
+            .map(|e| start + e + 6)
+            .expect("</svg>");
+        let svg = &rest[start..end];
+        assert!(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(!svg.contains("NaN") && !svg.contains("inf\""), "{svg}");
+        assert_balanced(svg);
+        rest = &rest[end..];
+    }
+    assert_balanced(html);
+}
+
+#[test]
+fn sprt_match_shows_the_numbers_of_its_journal() {
+    let dir = scratch("sprt", "match-sprt", &FILES);
+    let (html, md) = report(&dir);
+    let entries = entries("match-sprt");
+    let (penta, wdl) = counts(&entries, "level6", "level0");
+    let e = Estimate::new(&penta);
+    let s = summary("match-sprt");
+    let sprt: Sprt = serde_json::from_value(s["sprt"].clone()).expect("an SPRT run");
+    let llr = sprt.llr(&penta).expect("llr");
+    // The run's own summary agrees with the journal.
+    assert_eq!(s["penta"], serde_json::json!(penta.to_array()));
+    assert!((s["llr"].as_f64().unwrap_or(f64::NAN) - llr).abs() < 1e-9);
+    for want in [
+        format!("{} ± {:.2}", signed(e.elo, 2), e.elo_ci95),
+        format!("Elo: {:.2} +/- {:.2}", e.elo, e.elo_ci95),
+        format!("LLR: {llr:.2}"),
+        format!("[{penta}]"),
+        format!("{} / {} / {}", wdl.wins, wdl.draws, wdl.losses),
+        format!("{:.2}", sprt.upper_bound()),
+        "level6 vs level0".to_owned(),
+        s["status"].as_str().unwrap_or("?").to_owned(),
+    ] {
+        assert!(html.contains(&want), "page lacks {want}");
+    }
+    assert!(html.contains("aria-label=\"LLR over pairs\""));
+    assert_svgs(&html, 3);
+    assert!(
+        md.contains("```text\nResults of level6 vs level0:\n"),
+        "{md}"
+    );
+    assert!(md.contains(&format!("Ptnml(0-2): [{penta}]")));
+    assert!(md.contains(&format!("LLR: {llr:.2}")));
+    assert!(md.contains(&format!("Games: {}", wdl.games())));
+    assert!(
+        md.contains("| level6 | 0 |") && md.contains("| level0 | 0 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn match_without_sprt_has_no_llr() {
+    let dir = scratch("plain", "match", &FILES);
+    let (html, md) = report(&dir);
+    let (penta, _) = counts(&entries("match"), "level6", "level0");
+    let e = Estimate::new(&penta);
+    assert!(html.contains(&format!("Elo: {:.2} +/- {:.2}", e.elo, e.elo_ci95)));
+    assert!(html.contains(&format!("[{penta}]")));
+    assert!(!html.contains("LLR"), "no SPRT, no LLR");
+    assert_svgs(&html, 2);
+    assert!(
+        md.starts_with("## xq-runner: level6 vs level0\n\n**[PASS] finished**"),
+        "{md}"
+    );
+    let reasons = &summary("match")["reasons"];
+    for (code, games) in reasons.as_object().expect("reasons") {
+        assert!(
+            md.contains(&format!("| `{code}` | {games} |")),
+            "{code} in {md}"
+        );
+    }
+}
+
+#[test]
+fn gauntlet_shows_the_rating_list() {
+    let dir = scratch("gauntlet", "gauntlet", &FILES);
+    let (html, md) = report(&dir);
+    let names = ["level6", "level3", "level0"];
+    let games: Vec<(usize, usize, f64)> = entries("gauntlet")
+        .iter()
+        .filter_map(|e| {
+            let red = names.iter().position(|n| *n == e.red)?;
+            let black = names.iter().position(|n| *n == e.black)?;
+            Some((red, black, score_of(e, &e.red)?))
+        })
+        .collect();
+    let list = RatingList::fit(&games, Anchor::Engine(0)).expect("ratings");
+    for (name, r) in names.iter().zip(&list.ratings) {
+        let row = format!("{name} | {} | {:.1} |", signed(r.elo, 1), r.ci95);
+        assert!(md.contains(&row), "summary.md lacks {row}");
+        let cells = format!("<td>{name}</td><td class=\"num\">{}</td>", signed(r.elo, 1));
+        assert!(html.contains(&cells), "page lacks {cells}");
+    }
+    for opponent in ["level3", "level0"] {
+        let (penta, _) = counts(&entries("gauntlet"), "level6", opponent);
+        assert!(html.contains(&format!("[{penta}]")), "level6 vs {opponent}");
+    }
+    assert!(html.contains("Gauntlet: level6 vs 2 opponents"));
+    assert!(html.contains("Rank  Name"), "the terminal's rating table");
+    // Ratings, histogram, Elo of each pairing; no LLR.
+    assert_svgs(&html, 3);
+}
+
+#[test]
+fn faults_are_counted_per_engine_and_reason() {
+    let dir = scratch("faults", "faults", &FILES);
+    let (html, md) = report(&dir);
+    let entries = entries("faults");
+    let illegal = entries
+        .iter()
+        .filter(|e| e.faulted.as_deref() == Some("faulty") && e.reason.code() == "crash")
+        .count();
+    assert!(illegal > 0, "the fixture has faults");
+    assert!(
+        md.contains(&format!("| faulty | {illegal} | {illegal} |")),
+        "{md}"
+    );
+    assert!(md.contains("| level6 | 0 | 0 |"));
+    assert!(md.contains("**[ABORTED] aborted**"), "{md}");
+    assert!(html.contains(&format!("<td class=\"num bad\">{illegal}</td>")));
+    assert!(html.contains("<th class=\"num\">crash</th>"));
+    assert_svgs(&html, 2);
+}
+
+#[test]
+fn no_games_and_no_summary_still_report() {
+    let dir = scratch("empty", "match-sprt", &["run.json"]);
+    let (html, md) = report(&dir);
+    assert!(html.contains("No complete pairs yet"));
+    assert!(
+        md.contains("[INCOMPLETE]") && md.contains("0 games, 0 pairs"),
+        "{md}"
+    );
+    assert_svgs(&html, 0);
+}
+
+#[test]
+fn without_summary_the_config_gives_the_sprt() {
+    let full = scratch("with-summary", "match-sprt", &FILES);
+    let bare = scratch("no-summary", "match-sprt", &["run.json", "games.jsonl"]);
+    let (with, _) = report(&full);
+    let (without, md) = report(&bare);
+    let llr = |html: &str| {
+        let at = html.find("LLR: ").expect("LLR line");
+        html[at..at + 12].to_owned()
+    };
+    assert_eq!(llr(&with), llr(&without));
+    assert!(md.contains("[INCOMPLETE]"));
+}
+
+#[test]
+fn a_torn_last_line_is_dropped() {
+    let dir = scratch("torn", "match", &FILES);
+    let journal = dir.join("games.jsonl");
+    let mut text = read(&journal);
+    let games = text.lines().count();
+    text.push_str("{\"pair\":99,\"game\":0,\"red\":\"lev");
+    std::fs::write(&journal, text).expect("write");
+    let (html, _) = report(&dir);
+    assert!(html.contains(&format!("Games: {games},")));
+}
+
+#[test]
+fn hostile_engine_names_are_escaped() {
+    let dir = scratch("hostile", "match", &[]);
+    let name = "<script>alert(1)</script>&'";
+    for file in FILES {
+        let text = read(&fixture("match").join(file)).replace("level0", name);
+        std::fs::write(dir.join(file), text).expect("write");
+    }
+    let (html, md) = report(&dir);
+    assert!(!html.contains("<script"), "raw name in the page");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;"));
+    // Only inside the code fence of the result block, where markdown shows text as is.
+    let fence_end = md.rfind("```").expect("a code fence");
+    let (block, rest) = md.split_at(fence_end);
+    assert!(block.contains("Results of level6 vs <script>"));
+    assert!(!rest.contains("<script") && !md.starts_with("## xq-runner: level6 vs <"));
+    assert_svgs(&html, 2);
+}
+
+fn cli(dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xq-runner"))
+        .arg("report")
+        .arg(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xq-runner: {e}"))
+}
+
+#[test]
+fn cli_writes_the_files_or_exits_2() {
+    let dir = scratch("cli", "gauntlet", &FILES);
+    let out = cli(&dir);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(dir.join("report.html").is_file() && dir.join("summary.md").is_file());
+
+    let empty = scratch("cli-empty", "gauntlet", &[]);
+    let out = cli(&empty);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no run here"), "{stderr}");
+    assert!(!empty.join("report.html").exists());
+}
