@@ -257,6 +257,9 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     let summary_text = serde_json::to_string_pretty(&summary).unwrap_or_default();
     std::fs::write(plan.output.dir.join("summary.json"), summary_text)
         .map_err(|e| RunError::OutputDir(format!("cannot write summary.json: {e}")))?;
+    if let Err(e) = crate::output::report::write_report(&plan.output.dir) {
+        eprintln!("warning: the HTML report could not be written: {e}");
+    }
     if completed_pairs(plan, &tracker) % plan.output.report_interval != 0
         || completed_pairs(plan, &tracker) == 0
     {

@@ -124,7 +124,16 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
     })?;
     let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
     let summary = read_summary(&dir.join("summary.json"))?;
-    let entries = Journal::read_all(&dir.join("games.jsonl"))?;
+    // The report needs results, not moves: keep memory flat on long runs.
+    let mut entries = Vec::new();
+    Journal::scan(&dir.join("games.jsonl"), |_, mut entry| {
+        entry.moves = String::new();
+        entry.opening_moves = String::new();
+        entry.times_ms = Vec::new();
+        entry.scores = Vec::new();
+        entry.depths = Vec::new();
+        entries.push(entry);
+    })?;
 
     let options = |i: usize| -> BTreeMap<String, String> {
         config
