@@ -305,6 +305,17 @@ impl MovePicker {
         }
     }
 
+    /// Skips the quiet moves not yet returned (late move pruning): killers and quiet
+    /// moves are not generated; losing captures still come.
+    pub fn skip_quiets(&mut self) {
+        if matches!(
+            self.stage,
+            Stage::Killers | Stage::GenerateQuiets | Stage::Quiets
+        ) {
+            self.stage = Stage::BadCaptures;
+        }
+    }
+
     /// Whether an ordering score belongs to a capture that looked losing.
     #[must_use]
     pub fn is_bad_capture_score(score: i32) -> bool {

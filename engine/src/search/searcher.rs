@@ -390,16 +390,18 @@ impl Searcher {
                 continue;
             };
             let capture = self.pos.piece_at(m.to()).is_some();
+            let prunable = !root && !checked && !may_stalemate && best_score > -MATE_BOUND;
+            // Late move pruning: enough quiet moves tried at a shallow node; the rest of
+            // them (checks included) are not even generated.
+            let lmp_limit = LMP_BASE + (depth * depth) as usize / (2 - usize::from(improving));
+            if prunable && !capture && depth <= LMP_MAX_DEPTH && quiets.len() >= lmp_limit {
+                picker.skip_quiets();
+                continue;
+            }
             let check = gives_check(&self.pos, m);
             let quiet = !capture && !check;
 
-            if !root && !checked && quiet && !may_stalemate && best_score > -MATE_BOUND {
-                if depth <= LMP_MAX_DEPTH
-                    && quiets.len()
-                        >= LMP_BASE + (depth * depth) as usize / (2 - usize::from(improving))
-                {
-                    continue;
-                }
+            if prunable && quiet {
                 if depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha {
                     continue;
                 }
