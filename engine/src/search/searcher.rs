@@ -168,6 +168,7 @@ impl Searcher {
 
     #[inline]
     fn play(&mut self, m: Move, check: bool) -> crate::board::Undo {
+        self.tt.prefetch(self.pos.key_after(m));
         let undo = self.pos.make_move(m);
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));

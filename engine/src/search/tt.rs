@@ -88,6 +88,27 @@ impl TranspositionTable {
         ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize
     }
 
+    /// Asks the CPU to start loading the cluster of `key` (no effect on the result). The
+    /// probe of a child node is otherwise a cache miss on most new positions: perf showed
+    /// 60% of the search function's own time on that one load before this was added.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let cluster: *const Cluster = &self.clusters[self.index(key)];
+            // Safety: a prefetch is only a hint: it reads nothing into the program and
+            // cannot fault, and SSE (which provides it) is part of every x86-64 CPU.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    cluster.cast(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks a position up.
     #[must_use]
     #[inline]
