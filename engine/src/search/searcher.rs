@@ -402,10 +402,13 @@ impl Searcher {
             let check = gives_check(&self.pos, m);
             let quiet = !capture && !check;
 
-            if prunable && quiet {
-                if depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha {
-                    continue;
-                }
+            // Futility: a quiet move cannot lift a hopeless eval to alpha this close to the leaves.
+            if prunable
+                && quiet
+                && depth <= FUTILITY_MAX_DEPTH
+                && eval + FUTILITY_MARGIN * depth <= alpha
+            {
+                continue;
             }
             if !root
                 && !checked
