@@ -11,7 +11,7 @@
 //!
 //! Several engine processes work in parallel, but lines are judged and kept in
 //! index order, and every search starts from a new game (cleared hash and history),
-//! so the same settings and engine give the same file whatever the concurrency.
+//! so the same settings and engine give the same openings whatever the concurrency.
 
 mod analyst;
 mod choice;
