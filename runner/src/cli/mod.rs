@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod judge;
 pub mod openings;
+pub mod openings_generate;
 pub mod report;
 pub mod run;
 pub mod stats;
@@ -34,7 +35,8 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Judge a game with the rules judge: result, reason and ply.
     Judge(judge::JudgeArgs),
-    /// Opening suites: `openings check <file>` finds every bad, finished or duplicate line.
+    /// Opening suites: `openings check <file>` finds every bad, finished or duplicate line;
+    /// `openings generate` makes a balanced suite with an engine.
     Openings(openings::OpeningsArgs),
     /// Write report.html and summary.md (CI job summary) for the run in an output folder.
     Report(report::ReportArgs),

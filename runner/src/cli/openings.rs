@@ -2,13 +2,14 @@
 //!
 //! ```text
 //! xq-runner openings check <file>
+//! xq-runner openings generate --count N --engine <cmd> -o <file> [options]
 //! ```
 //! `check` streams the file and prints one line per problem, `file:line: what`,
 //! then `N openings, M problems`. Exit 0 when there is no problem, 2 when there
 //! is one or the file cannot be read.
 //!
-//! (`openings generate` will join `check` here as a second variant of
-//! [`OpeningsCommand`].)
+//! `generate` makes a balanced suite with an engine (see
+//! [`super::openings_generate`]).
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
@@ -32,6 +33,9 @@ pub enum OpeningsCommand {
     /// Check a suite: every line parses, every move is legal, no game is already
     /// over, no duplicates (mirror images included). Exit 2 on any problem.
     Check(CheckArgs),
+    /// Generate a balanced suite with an engine: sampled lines whose final position
+    /// the engine scores within ±max-score, no duplicates or mirror images.
+    Generate(super::openings_generate::GenerateArgs),
 }
 
 /// Arguments of `xq-runner openings check`.
@@ -46,6 +50,7 @@ pub struct CheckArgs {
 pub fn run(args: &OpeningsArgs) -> u8 {
     match &args.command {
         OpeningsCommand::Check(check) => run_check(check),
+        OpeningsCommand::Generate(generate) => super::openings_generate::run(generate),
     }
 }
 

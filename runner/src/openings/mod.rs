@@ -11,9 +11,9 @@
 //! - [`OpeningBook`] holds a file in memory and maps game pairs to openings
 //!   ([`Order::Sequential`] or [`Order::Random`] with a seed and a start index).
 //!
-//! A generator of balanced suites will live beside these (`generate`): it will
-//! use [`Opening::new`], [`Opening::to_line`], [`Checker`] for deduplication and
-//! [`SplitMix64`] for reproducible choices.
+//! - [`generate`] makes balanced suites with an engine: sampled lines, filtered
+//!   by the engine's score, deduplicated by [`Checker`], reproducible from a seed
+//!   through [`SplitMix64`].
 //!
 //! ```
 //! use xq_runner::openings::{check, OpeningReader};
@@ -32,6 +32,7 @@ mod book;
 mod check;
 mod error;
 mod fields;
+pub mod generate;
 mod line;
 mod opening;
 mod reader;
