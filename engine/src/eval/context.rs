@@ -1,0 +1,251 @@
+//! What several terms need, computed once per evaluation: piece counts, the attack state
+//! and phase material (cheap, from bitboards), and per-side attack maps (built once for
+//! levels 3 and up and shared by every term that asks "is this square attacked or
+//! protected").
+
+use super::geometry::enemy_half;
+use super::weights::{
+    ATTACK_STATE_LEAD, ATTACK_STATE_MAJOR, ATTACK_STATE_MAX, ATTACK_STATE_MINOR, PHASE_MINOR,
+    PHASE_OTHER, PHASE_ROOK,
+};
+use crate::board::{BitBoard, Color, PieceKind, Position, Square};
+use crate::movegen::tables::{ADVISOR_STEPS, KING_STEPS, PAWN_STEPS};
+use crate::movegen::{elephant_attacks, horse_attacks, rook_attacks};
+
+/// Most rooks, horses and cannons a side can have (two of each; FEN validation keeps it).
+const MAX_MAJORS: usize = 6;
+
+/// A rook, horse or cannon with its attack sets.
+#[derive(Clone, Copy, Debug)]
+pub struct Major {
+    /// Rook, horse or cannon.
+    pub kind: PieceKind,
+    /// Where it stands.
+    pub sq: Square,
+    /// Points it attacks or protects, whoever stands there (for a cannon: the points
+    /// behind its screen up to and including the next piece).
+    pub attacks: BitBoard,
+    /// Points it moves to or captures on, whoever stands there (equal to `attacks`
+    /// except for a cannon: its empty points before the screen, and its capture).
+    pub moves: BitBoard,
+}
+
+/// The attack maps of one side.
+#[derive(Clone, Copy, Debug)]
+pub struct SideMaps {
+    /// Points attacked by at least one piece of each kind, indexed by kind.
+    pub by_kind: [BitBoard; PieceKind::COUNT],
+    /// Points attacked by any piece of the side (a piece on such a point is protected,
+    /// or attacked when it is the other side's).
+    pub all: BitBoard,
+    majors: [Major; MAX_MAJORS],
+    major_count: usize,
+}
+
+impl SideMaps {
+    /// The maps of one side with the occupancy of the position.
+    #[must_use]
+    pub fn new(pos: &Position, color: Color) -> SideMaps {
+        let occ = pos.occupied();
+        let mut by_kind = [BitBoard::EMPTY; PieceKind::COUNT];
+        let filler = Major {
+            kind: PieceKind::Rook,
+            sq: Square::ALL[0],
+            attacks: BitBoard::EMPTY,
+            moves: BitBoard::EMPTY,
+        };
+        let mut majors = [filler; MAX_MAJORS];
+        let mut major_count = 0;
+        let mut push = |major: Major| {
+            if major_count < MAX_MAJORS {
+                majors[major_count] = major;
+                major_count += 1;
+            }
+        };
+        for sq in pos.pieces_of(color, PieceKind::Rook) {
+            let attacks = rook_attacks(sq, occ);
+            by_kind[PieceKind::Rook.index()] |= attacks;
+            push(Major {
+                kind: PieceKind::Rook,
+                sq,
+                attacks,
+                moves: attacks,
+            });
+        }
+        for sq in pos.pieces_of(color, PieceKind::Horse) {
+            let attacks = horse_attacks(sq, occ);
+            by_kind[PieceKind::Horse.index()] |= attacks;
+            push(Major {
+                kind: PieceKind::Horse,
+                sq,
+                attacks,
+                moves: attacks,
+            });
+        }
+        for sq in pos.pieces_of(color, PieceKind::Cannon) {
+            let (attacks, moves) = cannon_sets(sq, occ);
+            by_kind[PieceKind::Cannon.index()] |= attacks;
+            push(Major {
+                kind: PieceKind::Cannon,
+                sq,
+                attacks,
+                moves,
+            });
+        }
+        for sq in pos.pieces_of(color, PieceKind::Pawn) {
+            by_kind[PieceKind::Pawn.index()] |= PAWN_STEPS[color.index()][sq.index()];
+        }
+        for sq in pos.pieces_of(color, PieceKind::Advisor) {
+            by_kind[PieceKind::Advisor.index()] |= ADVISOR_STEPS[sq.index()];
+        }
+        for sq in pos.pieces_of(color, PieceKind::Elephant) {
+            by_kind[PieceKind::Elephant.index()] |= elephant_attacks(sq, occ);
+        }
+        by_kind[PieceKind::King.index()] = KING_STEPS[pos.king(color).index()];
+        let all = by_kind.iter().fold(BitBoard::EMPTY, |acc, &set| acc | set);
+        SideMaps {
+            by_kind,
+            all,
+            majors,
+            major_count,
+        }
+    }
+
+    /// The side's rooks, horses and cannons with their attack sets.
+    #[must_use]
+    #[inline]
+    pub fn majors(&self) -> &[Major] {
+        &self.majors[..self.major_count]
+    }
+}
+
+/// A cannon's control (the points behind its screen up to and including the next piece)
+/// and its move targets (empty points before the screen, plus that next piece).
+#[must_use]
+#[inline]
+pub fn cannon_sets(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
+    let near = rook_attacks(sq, occ);
+    let screens = near & occ;
+    let far = rook_attacks(sq, occ ^ screens);
+    let control = far & !near;
+    (control, (near & !occ) | (control & occ))
+}
+
+/// Per-evaluation facts shared by the terms.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalContext<'a> {
+    /// The position evaluated.
+    pub pos: &'a Position,
+    /// All occupied points.
+    pub occ: BitBoard,
+    /// Attack state A_S of each side, 0..=8 (spec §0).
+    pub attack_state: [i32; 2],
+    /// Phase material M over both sides, 0..=66 (002 §6 1.1).
+    pub phase_material: i32,
+}
+
+impl<'a> EvalContext<'a> {
+    /// The cheap facts of a position (no attack maps).
+    #[must_use]
+    pub fn new(pos: &'a Position) -> EvalContext<'a> {
+        let simple = |c: Color| {
+            2 * count(pos, c, PieceKind::Rook)
+                + count(pos, c, PieceKind::Horse)
+                + count(pos, c, PieceKind::Cannon)
+        };
+        let simple = [simple(Color::Red), simple(Color::Black)];
+        let attack_state = Color::ALL.map(|c| {
+            let across = |kind: PieceKind| (pos.pieces_of(c, kind) & enemy_half(c)).count() as i32;
+            let raw = ATTACK_STATE_MAJOR * (across(PieceKind::Rook) + across(PieceKind::Horse))
+                + ATTACK_STATE_MINOR * (across(PieceKind::Cannon) + across(PieceKind::Pawn))
+                + ATTACK_STATE_LEAD * (simple[c.index()] - simple[(!c).index()]).max(0);
+            raw.min(ATTACK_STATE_MAX)
+        });
+        let phase_material = Color::ALL
+            .iter()
+            .map(|&c| {
+                PHASE_ROOK * count(pos, c, PieceKind::Rook)
+                    + PHASE_MINOR
+                        * (count(pos, c, PieceKind::Horse) + count(pos, c, PieceKind::Cannon))
+                    + PHASE_OTHER
+                        * (count(pos, c, PieceKind::Advisor)
+                            + count(pos, c, PieceKind::Elephant)
+                            + count(pos, c, PieceKind::Pawn))
+            })
+            .sum();
+        EvalContext {
+            pos,
+            occ: pos.occupied(),
+            attack_state,
+            phase_material,
+        }
+    }
+
+    /// How many pieces of a kind a side has.
+    #[must_use]
+    #[inline]
+    pub fn count(&self, color: Color, kind: PieceKind) -> i32 {
+        count(self.pos, color, kind)
+    }
+}
+
+/// How many pieces of a kind a side has.
+#[must_use]
+#[inline]
+pub fn count(pos: &Position, color: Color, kind: PieceKind) -> i32 {
+    pos.pieces_of(color, kind).count() as i32
+}
+
+/// The attack maps of both sides, Red first.
+#[must_use]
+pub fn both_maps(pos: &Position) -> [SideMaps; 2] {
+    [
+        SideMaps::new(pos, Color::Red),
+        SideMaps::new(pos, Color::Black),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).expect("square")
+    }
+
+    #[test]
+    fn start_position_facts() {
+        let pos = Position::startpos();
+        let ctx = EvalContext::new(&pos);
+        assert_eq!(ctx.phase_material, 66);
+        assert_eq!(ctx.attack_state, [0, 0]);
+        let [red, black] = both_maps(&pos);
+        assert_eq!(red.majors().len(), 6);
+        // The cannon on b2 does not protect the horse on b0 (no screen between them) but
+        // attacks the horse on b9 over Black's cannon on b7.
+        assert!(!red.by_kind[PieceKind::Cannon.index()].has(sq("b0")));
+        assert!(red.by_kind[PieceKind::Cannon.index()].has(sq("b9")));
+        assert!(red.all.has(sq("e1")) && black.all.has(sq("e8")));
+    }
+
+    #[test]
+    fn cannon_control_reaches_through_one_screen() {
+        let occ = BitBoard::EMPTY.with(sq("e2")).with(sq("e5")).with(sq("e8"));
+        let (control, moves) = cannon_sets(sq("e2"), occ);
+        assert!(control.has(sq("e6")) && control.has(sq("e8")) && !control.has(sq("e9")));
+        assert!(!control.has(sq("e5")));
+        assert!(moves.has(sq("e3")) && moves.has(sq("e8")) && !moves.has(sq("e6")));
+    }
+
+    #[test]
+    fn attack_state_counts_crossed_pieces_and_lead() {
+        // Red: rook and horse across the river, a pawn across; Black: nothing but a rook.
+        let pos = Position::from_fen("3k5/9/4R4/2N6/4P4/9/9/9/9/4K3r w").expect("fen");
+        let ctx = EvalContext::new(&pos);
+        // 2*(1 + 1) + 1 + 2*max(0, 3 - 2) = 7
+        assert_eq!(ctx.attack_state[0], 7);
+        // Black's rook on i0 is across the river too.
+        assert_eq!(ctx.attack_state[1], 2);
+        assert_eq!(ctx.phase_material, 6 + 3 + 1 + 6);
+    }
+}
