@@ -9,7 +9,7 @@ use super::weights::{
     PHASE_OTHER, PHASE_ROOK,
 };
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
-use crate::movegen::tables::{ADVISOR_STEPS, KING_STEPS, PAWN_STEPS};
+use crate::movegen::tables::{ADVISOR_STEPS, KING_STEPS, PAWN_STEPS, RAYS};
 use crate::movegen::{elephant_attacks, horse_attacks, rook_attacks};
 
 /// Most rooks, horses and cannons a side can have (two of each; FEN validation keeps it).
@@ -45,53 +45,34 @@ pub struct SideMaps {
 impl SideMaps {
     /// The maps of one side with the occupancy of the position.
     #[must_use]
+    #[inline]
     pub fn new(pos: &Position, color: Color) -> SideMaps {
         let occ = pos.occupied();
-        let mut by_kind = [BitBoard::EMPTY; PieceKind::COUNT];
         let filler = Major {
             kind: PieceKind::Rook,
             sq: Square::ALL[0],
             attacks: BitBoard::EMPTY,
             moves: BitBoard::EMPTY,
         };
-        let mut majors = [filler; MAX_MAJORS];
-        let mut major_count = 0;
-        let mut push = |major: Major| {
-            if major_count < MAX_MAJORS {
-                majors[major_count] = major;
-                major_count += 1;
-            }
+        let mut maps = SideMaps {
+            by_kind: [BitBoard::EMPTY; PieceKind::COUNT],
+            all: BitBoard::EMPTY,
+            majors: [filler; MAX_MAJORS],
+            major_count: 0,
         };
         for sq in pos.pieces_of(color, PieceKind::Rook) {
             let attacks = rook_attacks(sq, occ);
-            by_kind[PieceKind::Rook.index()] |= attacks;
-            push(Major {
-                kind: PieceKind::Rook,
-                sq,
-                attacks,
-                moves: attacks,
-            });
+            maps.push(PieceKind::Rook, sq, attacks, attacks);
         }
         for sq in pos.pieces_of(color, PieceKind::Horse) {
             let attacks = horse_attacks(sq, occ);
-            by_kind[PieceKind::Horse.index()] |= attacks;
-            push(Major {
-                kind: PieceKind::Horse,
-                sq,
-                attacks,
-                moves: attacks,
-            });
+            maps.push(PieceKind::Horse, sq, attacks, attacks);
         }
         for sq in pos.pieces_of(color, PieceKind::Cannon) {
             let (attacks, moves) = cannon_sets(sq, occ);
-            by_kind[PieceKind::Cannon.index()] |= attacks;
-            push(Major {
-                kind: PieceKind::Cannon,
-                sq,
-                attacks,
-                moves,
-            });
+            maps.push(PieceKind::Cannon, sq, attacks, moves);
         }
+        let by_kind = &mut maps.by_kind;
         for sq in pos.pieces_of(color, PieceKind::Pawn) {
             by_kind[PieceKind::Pawn.index()] |= PAWN_STEPS[color.index()][sq.index()];
         }
@@ -102,12 +83,22 @@ impl SideMaps {
             by_kind[PieceKind::Elephant.index()] |= elephant_attacks(sq, occ);
         }
         by_kind[PieceKind::King.index()] = KING_STEPS[pos.king(color).index()];
-        let all = by_kind.iter().fold(BitBoard::EMPTY, |acc, &set| acc | set);
-        SideMaps {
-            by_kind,
-            all,
-            majors,
-            major_count,
+        maps.all = by_kind.iter().fold(BitBoard::EMPTY, |acc, &set| acc | set);
+        maps
+    }
+
+    /// Records a rook, horse or cannon (FEN validation keeps them at six at most).
+    #[inline]
+    fn push(&mut self, kind: PieceKind, sq: Square, attacks: BitBoard, moves: BitBoard) {
+        self.by_kind[kind.index()] |= attacks;
+        if let Some(slot) = self.majors.get_mut(self.major_count) {
+            *slot = Major {
+                kind,
+                sq,
+                attacks,
+                moves,
+            };
+            self.major_count += 1;
         }
     }
 
@@ -120,15 +111,67 @@ impl SideMaps {
 }
 
 /// A cannon's control (the points behind its screen up to and including the next piece)
-/// and its move targets (empty points before the screen, plus that next piece).
+/// and its move targets (empty points before the screen, plus that next piece), in one
+/// pass over the four rays.
 #[must_use]
 #[inline]
 pub fn cannon_sets(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
-    let near = rook_attacks(sq, occ);
-    let screens = near & occ;
-    let far = rook_attacks(sq, occ ^ screens);
-    let control = far & !near;
-    (control, (near & !occ) | (control & occ))
+    let (mut control, mut moves) = (0u128, 0u128);
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let ray = rays[sq.index()].0;
+        let Some(screen) = first_blocker(dir, ray & occ.0) else {
+            moves |= ray;
+            continue;
+        };
+        moves |= ray ^ RAYS[dir][screen].0 ^ (1u128 << screen);
+        let beyond = RAYS[dir][screen].0;
+        match first_blocker(dir, beyond & occ.0) {
+            None => control |= beyond,
+            Some(target) => {
+                control |= beyond ^ RAYS[dir][target].0;
+                moves |= 1u128 << target;
+            }
+        }
+    }
+    (BitBoard(control), BitBoard(moves))
+}
+
+/// The nearest set bit of `blockers` on ray `dir` (north and east rays run toward higher
+/// square numbers).
+#[inline(always)]
+fn first_blocker(dir: usize, blockers: u128) -> Option<usize> {
+    if blockers == 0 {
+        None
+    } else if dir < 2 {
+        Some(blockers.trailing_zeros() as usize)
+    } else {
+        Some(127 - blockers.leading_zeros() as usize)
+    }
+}
+
+/// Whether a set has at most `n` squares (clears the lowest `n` bits).
+#[must_use]
+#[inline]
+pub fn at_most(set: BitBoard, n: u32) -> bool {
+    let mut bits = set.0;
+    for _ in 0..n {
+        bits &= bits.wrapping_sub(1);
+    }
+    bits == 0
+}
+
+/// The number of squares in a set known to be small (a piece kind of one side, a few
+/// crossed pawns): clearing bits one by one beats a software popcount of 128 bits, which
+/// is what the default x86-64 target compiles `count_ones` to.
+#[must_use]
+#[inline]
+pub fn few(set: BitBoard) -> i32 {
+    let (mut bits, mut n) = (set.0, 0);
+    while bits != 0 {
+        bits &= bits - 1;
+        n += 1;
+    }
+    n
 }
 
 /// Per-evaluation facts shared by the terms.
@@ -138,6 +181,10 @@ pub struct EvalContext<'a> {
     pub pos: &'a Position,
     /// All occupied points.
     pub occ: BitBoard,
+    /// Number of pieces of each kind, `counts[color][kind]`.
+    pub counts: [[i32; PieceKind::COUNT]; 2],
+    /// Number of each side's pawns across the river.
+    pub crossed_pawns: [i32; 2],
     /// Attack state A_S of each side, 0..=8 (spec §0).
     pub attack_state: [i32; 2],
     /// Phase material M over both sides, 0..=66 (002 §6 1.1).
@@ -148,34 +195,42 @@ impl<'a> EvalContext<'a> {
     /// The cheap facts of a position (no attack maps).
     #[must_use]
     pub fn new(pos: &'a Position) -> EvalContext<'a> {
+        let mut counts = [[0; PieceKind::COUNT]; 2];
+        let mut crossed_pawns = [0; 2];
+        for c in Color::ALL {
+            for k in PieceKind::ALL {
+                counts[c.index()][k.index()] = few(pos.pieces_of(c, k));
+            }
+            crossed_pawns[c.index()] = few(pos.pieces_of(c, PieceKind::Pawn) & enemy_half(c));
+        }
         let simple = |c: Color| {
-            2 * count(pos, c, PieceKind::Rook)
-                + count(pos, c, PieceKind::Horse)
-                + count(pos, c, PieceKind::Cannon)
+            let n = counts[c.index()];
+            2 * n[PieceKind::Rook.index()]
+                + n[PieceKind::Horse.index()]
+                + n[PieceKind::Cannon.index()]
         };
-        let simple = [simple(Color::Red), simple(Color::Black)];
         let attack_state = Color::ALL.map(|c| {
-            let across = |kind: PieceKind| (pos.pieces_of(c, kind) & enemy_half(c)).count() as i32;
+            let across = |kind: PieceKind| few(pos.pieces_of(c, kind) & enemy_half(c));
             let raw = ATTACK_STATE_MAJOR * (across(PieceKind::Rook) + across(PieceKind::Horse))
-                + ATTACK_STATE_MINOR * (across(PieceKind::Cannon) + across(PieceKind::Pawn))
-                + ATTACK_STATE_LEAD * (simple[c.index()] - simple[(!c).index()]).max(0);
+                + ATTACK_STATE_MINOR * (across(PieceKind::Cannon) + crossed_pawns[c.index()])
+                + ATTACK_STATE_LEAD * (simple(c) - simple(!c)).max(0);
             raw.min(ATTACK_STATE_MAX)
         });
-        let phase_material = Color::ALL
+        let phase_material = counts
             .iter()
-            .map(|&c| {
-                PHASE_ROOK * count(pos, c, PieceKind::Rook)
-                    + PHASE_MINOR
-                        * (count(pos, c, PieceKind::Horse) + count(pos, c, PieceKind::Cannon))
+            .map(|n| {
+                let k = |kind: PieceKind| n[kind.index()];
+                PHASE_ROOK * k(PieceKind::Rook)
+                    + PHASE_MINOR * (k(PieceKind::Horse) + k(PieceKind::Cannon))
                     + PHASE_OTHER
-                        * (count(pos, c, PieceKind::Advisor)
-                            + count(pos, c, PieceKind::Elephant)
-                            + count(pos, c, PieceKind::Pawn))
+                        * (k(PieceKind::Advisor) + k(PieceKind::Elephant) + k(PieceKind::Pawn))
             })
             .sum();
         EvalContext {
             pos,
             occ: pos.occupied(),
+            counts,
+            crossed_pawns,
             attack_state,
             phase_material,
         }
@@ -185,15 +240,8 @@ impl<'a> EvalContext<'a> {
     #[must_use]
     #[inline]
     pub fn count(&self, color: Color, kind: PieceKind) -> i32 {
-        count(self.pos, color, kind)
+        self.counts[color.index()][kind.index()]
     }
-}
-
-/// How many pieces of a kind a side has.
-#[must_use]
-#[inline]
-pub fn count(pos: &Position, color: Color, kind: PieceKind) -> i32 {
-    pos.pieces_of(color, kind).count() as i32
 }
 
 /// The attack maps of both sides, Red first.

@@ -5,7 +5,6 @@
 //! is a penalty to the defending side D against the attacker X (spec D1..D7).
 
 use super::context::EvalContext;
-use super::geometry::enemy_half;
 use super::weights::{
     ADVISOR_VS_ROOKS_BASE, ADVISOR_VS_ROOKS_PER_ATTACK, LONE_ELEPHANT, MISSING_ADVISOR_PER_HORSE,
     MISSING_ADVISOR_PER_PAWN, MISSING_ADVISOR_PER_ROOK, MISSING_ELEPHANT_PER_CANNON,
@@ -25,8 +24,7 @@ pub fn score(ctx: &EvalContext, defender: Color) -> i32 {
         enemy(PieceKind::Horse),
         enemy(PieceKind::Cannon),
     );
-    let crossed_pawns =
-        (ctx.pos.pieces_of(attacker, PieceKind::Pawn) & enemy_half(attacker)).count() as i32;
+    let crossed_pawns = ctx.crossed_pawns[attacker.index()];
     let missing_advisors = (2 - advisors).max(0);
     let missing_elephants = (2 - elephants).max(0);
     let mut penalty = 0;

@@ -7,13 +7,14 @@
 //! - the side ahead has a single rook and nothing else that attacks, against a rook
 //!   (「单车和单车士象全」: a lone rook does not beat rook and defenders, nor the reverse).
 
+use super::context::EvalContext;
 use super::weights::DRAWISH_DIVISOR;
-use crate::board::{Color, PieceKind, Position};
+use crate::board::{Color, PieceKind};
 
 /// Whether `strong`, being ahead, has too little to win.
 #[must_use]
-pub fn is_drawish(pos: &Position, strong: Color) -> bool {
-    let count = |color: Color, kind: PieceKind| pos.pieces_of(color, kind).count();
+pub fn is_drawish(ctx: &EvalContext, strong: Color) -> bool {
+    let count = |color: Color, kind: PieceKind| ctx.count(color, kind);
     let weak = !strong;
     let (rooks, horses, cannons, pawns) = (
         count(strong, PieceKind::Rook),
@@ -30,8 +31,8 @@ pub fn is_drawish(pos: &Position, strong: Color) -> bool {
 /// The score (from the side to move's view) after the drawish-ending rule.
 #[must_use]
 #[inline]
-pub fn scale(pos: &Position, score: i32) -> i32 {
-    let us = pos.side_to_move();
+pub fn scale(ctx: &EvalContext, score: i32) -> i32 {
+    let us = ctx.pos.side_to_move();
     let strong = if score > 0 {
         us
     } else if score < 0 {
@@ -39,7 +40,7 @@ pub fn scale(pos: &Position, score: i32) -> i32 {
     } else {
         return 0;
     };
-    if is_drawish(pos, strong) {
+    if is_drawish(ctx, strong) {
         score / DRAWISH_DIVISOR
     } else {
         score
@@ -49,24 +50,27 @@ pub fn scale(pos: &Position, score: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
 
     #[test]
     fn rook_and_defenders_against_a_rook_is_drawish() {
         // Red rook with full defenders against a lone Black rook.
         let pos = Position::from_fen("3k5/9/9/9/r8/9/9/9/9/2BAKAB1R w").expect("fen");
-        assert!(is_drawish(&pos, Color::Red));
-        assert_eq!(scale(&pos, 800), 200);
+        let ctx = EvalContext::new(&pos);
+        assert!(is_drawish(&ctx, Color::Red));
+        assert_eq!(scale(&ctx, 800), 200);
         // Black's lone rook ahead (by some other count) cannot win either.
-        assert_eq!(scale(&pos, -801), -200);
+        assert_eq!(scale(&ctx, -801), -200);
         // Add a Red pawn: no longer.
         let pos = Position::from_fen("3k5/9/9/9/r8/9/P8/9/9/2BAKAB1R w").expect("fen");
-        assert!(!is_drawish(&pos, Color::Red));
+        assert!(!is_drawish(&EvalContext::new(&pos), Color::Red));
     }
 
     #[test]
     fn a_side_without_attackers_cannot_win() {
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/2BAKAB2 w").expect("fen");
-        assert!(is_drawish(&pos, Color::Red));
-        assert_eq!(scale(&pos, 803), 200);
+        let ctx = EvalContext::new(&pos);
+        assert!(is_drawish(&ctx, Color::Red));
+        assert_eq!(scale(&ctx, 803), 200);
     }
 }

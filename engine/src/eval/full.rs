@@ -56,7 +56,7 @@ pub fn scores(pos: &Position, level: u8) -> Scores {
 
     let (r, b) = both(|c| mobility::score(own(c), pos.color_bb(c)));
     s.set(Term::Mobility, r, b);
-    let (r, b) = both(|c| obstruction::score(pos, own(c), enemy(c), c));
+    let (r, b) = both(|c| obstruction::score(&ctx, own(c), enemy(c), c));
     s.set(Term::Obstruction, r, b);
     if level < 5 {
         return s;
@@ -90,14 +90,14 @@ pub fn scores(pos: &Position, level: u8) -> Scores {
             + phase::hollow_adjustment(shapes[c.index()].hollow, t)
     });
     s.set(Term::PhaseScaling, r, b);
-    let (r, b) = both(|c| pawns::score(pos, own(c), enemy(c), c));
+    let (r, b) = both(|c| pawns::score(&ctx, own(c), enemy(c), c));
     s.set(Term::Pawns, r, b);
     s.set_side(Term::Tempo, stm, tempo::score(pos, stm));
     let before = s.total(stm);
     s.set_side(
         Term::DrawishEnding,
         stm,
-        endgame::scale(pos, before) - before,
+        endgame::scale(&ctx, before) - before,
     );
     s
 }

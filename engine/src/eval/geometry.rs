@@ -105,11 +105,22 @@ pub const fn advisor_homes(color: Color) -> [Square; 2] {
     [own_square(color, 3, 0), own_square(color, 5, 0)]
 }
 
+/// The file and the rank through each square, without the square.
+const LINES: [BitBoard; Square::COUNT] = {
+    let mut table = [BitBoard::EMPTY; Square::COUNT];
+    let mut sq = 0;
+    while sq < Square::COUNT {
+        table[sq] = BitBoard(RAYS[0][sq].0 | RAYS[1][sq].0 | RAYS[2][sq].0 | RAYS[3][sq].0);
+        sq += 1;
+    }
+    table
+};
+
 /// The file and the rank through a square, without the square.
 #[must_use]
 #[inline]
 pub fn lines(sq: Square) -> BitBoard {
-    RAYS[0][sq.index()] | RAYS[1][sq.index()] | RAYS[2][sq.index()] | RAYS[3][sq.index()]
+    LINES[sq.index()]
 }
 
 /// The squares strictly between two squares on one file or rank (empty otherwise).

@@ -6,11 +6,12 @@
 //! 该子就可吃到对方将军」, 「将帅互相牵制」. A pinned piece counts when it is worth something
 //! and unprotected (protection by the king does not count, 002 §4.3)).
 
+use super::context::few;
 use super::geometry::{between, line_distance, lines};
 use super::pins::{line_pin_value, unprotected};
 use super::weights::{HORSE_PIN_ON_KING, KINGS_FACING_PIN};
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
-use crate::movegen::tables::HORSE_STEPS;
+use crate::movegen::tables::HORSE_ATTACKERS;
 
 /// The piece between `from` and the defender's king that a pin by `pinner_kind` holds:
 /// the only piece between for a rook, the one nearer the king of exactly two for a cannon.
@@ -21,7 +22,7 @@ fn pinned_piece(
     pinner_kind: PieceKind,
 ) -> Option<Square> {
     let inside = between(from, king) & pos.occupied();
-    match (pinner_kind, inside.count()) {
+    match (pinner_kind, few(inside)) {
         (PieceKind::Rook, 1) => inside.first(),
         (PieceKind::Cannon, 2) => inside
             .iter()
@@ -56,14 +57,16 @@ pub fn score(pos: &Position, attacker: Color) -> i32 {
             }
         }
     }
-    // K13 horse pin: a defending rook, horse or cannon on the leg of a horse aimed at the king.
-    let majors = pos.pieces_of(defender, PieceKind::Rook)
-        | pos.pieces_of(defender, PieceKind::Horse)
-        | pos.pieces_of(defender, PieceKind::Cannon);
-    for horse in pos.pieces_of(attacker, PieceKind::Horse) {
-        for step in &HORSE_STEPS[horse.index()] {
-            if step.targets.has(king) && majors.has(step.block) {
-                bonus += HORSE_PIN_ON_KING;
+    // K13 horse pin: a defending rook, horse or cannon on the leg of a horse aimed at the
+    // king (the legs of horses attacking a point are its diagonal neighbours).
+    let horses = pos.pieces_of(attacker, PieceKind::Horse);
+    if horses.any() {
+        let majors = pos.pieces_of(defender, PieceKind::Rook)
+            | pos.pieces_of(defender, PieceKind::Horse)
+            | pos.pieces_of(defender, PieceKind::Cannon);
+        for step in &HORSE_ATTACKERS[king.index()] {
+            if majors.has(step.block) {
+                bonus += HORSE_PIN_ON_KING * few(step.targets & horses);
             }
         }
     }
@@ -75,8 +78,12 @@ pub fn score(pos: &Position, attacker: Color) -> i32 {
 #[must_use]
 pub fn kings_facing(pos: &Position) -> [i32; 2] {
     let mut out = [0; 2];
-    let inside = between(pos.king(Color::Red), pos.king(Color::Black)) & pos.occupied();
-    if inside.count() == 1 {
+    let (red, black) = (pos.king(Color::Red), pos.king(Color::Black));
+    if red.file() != black.file() {
+        return out;
+    }
+    let inside = between(red, black) & pos.occupied();
+    if inside.any() && !inside.has_several() {
         if let Some(piece) = inside.first().and_then(|sq| pos.piece_at(sq)) {
             if matches!(
                 piece.kind(),

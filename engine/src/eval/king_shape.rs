@@ -6,7 +6,7 @@
 //! 002 §4.3): 「帅(将)、双仕(士)都在原位，这种情况要判断空头炮、炮镇窝心马和沉底炮；帅(将)在原位，
 //! 双仕(士)从一边包围帅(将)…这种情况要判断当头炮、左右沉底炮和车封帅(将)门」.
 
-use super::context::{EvalContext, SideMaps};
+use super::context::{few, EvalContext, SideMaps};
 use super::geometry::{
     advisor_homes, between, first_on_ray, king_home, own_rank_mask, palace_centre, WINGS,
 };
@@ -100,7 +100,7 @@ pub fn attack(ctx: &EvalContext, attacker_maps: &SideMaps, attacker: Color) -> S
     for cannon in cannons & super::geometry::FILES[king.file().index()] {
         let screens = between(cannon, king) & ctx.occ;
         let d = (cannon.rank().index() as i32 - king.rank().index() as i32).abs();
-        match (shape, screens.count()) {
+        match (shape, few(screens)) {
             // K1 空头炮
             (Shape::Centre, 0) => {
                 let mut v = hollow_value(d);
@@ -182,7 +182,7 @@ pub fn advisor_opening(pos: &Position, defender: Color) -> i32 {
         let side_value = |color: Color| -> i32 {
             [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
                 .iter()
-                .map(|&k| MATERIAL[k.index()] * (pos.pieces_of(color, k) & wing).count() as i32)
+                .map(|&k| MATERIAL[k.index()] * few(pos.pieces_of(color, k) & wing))
                 .sum()
         };
         side_value(defender) - side_value(!defender)

@@ -2,13 +2,13 @@
 //! rooks behind their own pawn, trapped and edge horses, a blocked palace centre
 //! (spec M2..M7). All penalties to the side that owns the piece.
 
-use super::context::SideMaps;
+use super::context::{at_most, EvalContext, SideMaps};
 use super::geometry::{enemy_half, first_on_ray, forward_dir, palace_centre, EDGES};
 use super::weights::{
     EDGE_HORSE, EDGE_HORSE_BLOCKED, HORSE_ONE_EXIT, HORSE_TRAPPED, PALACE_CENTRE_BLOCKED,
     PALACE_CENTRE_KING, ROOK_BEHIND_PAWN, ROOK_CRAMPED, ROOK_CRAMPED_MOVES,
 };
-use crate::board::{BitBoard, Color, PieceKind, Position};
+use crate::board::{BitBoard, Color, PieceKind};
 use crate::movegen::tables::HORSE_STEPS;
 
 /// Points a horse's good move must avoid (M4): the edge lines and both palace centres.
@@ -20,7 +20,8 @@ const POOR_HORSE_TARGETS: BitBoard = BitBoard(
 
 /// The obstruction score of side `color` (zero or negative).
 #[must_use]
-pub fn score(pos: &Position, own: &SideMaps, enemy: &SideMaps, color: Color) -> i32 {
+pub fn score(ctx: &EvalContext, own: &SideMaps, enemy: &SideMaps, color: Color) -> i32 {
+    let pos = ctx.pos;
     let ours = pos.color_bb(color);
     let occ = pos.occupied();
     let enemy_blockers =
@@ -31,7 +32,7 @@ pub fn score(pos: &Position, own: &SideMaps, enemy: &SideMaps, color: Color) -> 
         match major.kind {
             PieceKind::Rook => {
                 // M2 车的纵横自由度: at most three moves.
-                if (major.moves & !ours).count() <= ROOK_CRAMPED_MOVES {
+                if at_most(major.moves & !ours, ROOK_CRAMPED_MOVES) {
                     penalty += ROOK_CRAMPED;
                 }
                 // M3: the first piece ahead on the file is an own pawn not yet across.
@@ -45,10 +46,10 @@ pub fn score(pos: &Position, own: &SideMaps, enemy: &SideMaps, color: Color) -> 
                 // M4 马的灵活性: good moves avoid own pieces, edges, palace centres and
                 // points the enemy attacks.
                 let good = major.moves & !ours & !POOR_HORSE_TARGETS & !enemy.all;
-                penalty += match good.count() {
-                    0 => HORSE_TRAPPED,
-                    1 => HORSE_ONE_EXIT,
-                    _ => 0,
+                penalty += match (good.any(), good.has_several()) {
+                    (false, _) => HORSE_TRAPPED,
+                    (true, false) => HORSE_ONE_EXIT,
+                    (true, true) => 0,
                 };
                 if EDGES.has(major.sq) {
                     // M6 马处边陲.
@@ -66,8 +67,7 @@ pub fn score(pos: &Position, own: &SideMaps, enemy: &SideMaps, color: Color) -> 
         }
     }
     // M7 花心被占: both advisors alive, the palace centre held by another own piece.
-    let advisors = pos.pieces_of(color, PieceKind::Advisor);
-    if advisors.count() == 2 {
+    if ctx.count(color, PieceKind::Advisor) == 2 {
         if let Some(piece) = pos.piece_at(palace_centre(color)) {
             if piece.color() == color {
                 penalty += match piece.kind() {
@@ -84,12 +84,14 @@ pub fn score(pos: &Position, own: &SideMaps, enemy: &SideMaps, color: Color) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
     use crate::eval::context::both_maps;
 
     fn obstruction(fen: &str, color: Color) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");
         let maps = both_maps(&pos);
-        score(&pos, &maps[color.index()], &maps[(!color).index()], color)
+        let ctx = EvalContext::new(&pos);
+        score(&ctx, &maps[color.index()], &maps[(!color).index()], color)
     }
 
     #[test]

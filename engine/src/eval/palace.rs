@@ -64,14 +64,43 @@ const fn classes(color: Color) -> [BitBoard; 4] {
 /// The defender's points by weight class (10, 5, 2, 1), indexed by defender colour.
 pub const CLASSES: [[BitBoard; 4]; 2] = [classes(Color::Red), classes(Color::Black)];
 
+/// All 25 weighted points of a defender.
+pub const REGION: [BitBoard; 2] = [region(Color::Red), region(Color::Black)];
+
+const fn region(color: Color) -> BitBoard {
+    let c = classes(color);
+    BitBoard(c[0].0 | c[1].0 | c[2].0 | c[3].0)
+}
+
+/// The weight of every point for a defender (zero outside the 25 points).
+const WEIGHTS: [[i32; Square::COUNT]; 2] = {
+    let mut table = [[0; Square::COUNT]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut class = 0;
+        while class < 4 {
+            let mut sq = 0;
+            while sq < Square::COUNT {
+                if CLASSES[c][class].0 >> sq & 1 != 0 {
+                    table[c][sq] = PALACE_CONTROL_WEIGHTS[class];
+                }
+                sq += 1;
+            }
+            class += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
 /// The weighted count of the points of `set` for a defender.
 #[must_use]
 #[inline]
 pub fn weigh(set: BitBoard, defender: Color) -> i32 {
-    CLASSES[defender.index()]
+    let weights = &WEIGHTS[defender.index()];
+    (set & REGION[defender.index()])
         .iter()
-        .zip(PALACE_CONTROL_WEIGHTS)
-        .map(|(&class, w)| w * (set & class).count() as i32)
+        .map(|sq| weights[sq.index()])
         .sum()
 }
 

@@ -2,40 +2,56 @@
 //! 「霸王车、连环马、担子炮、兄弟兵」 — rook pair, connected horses, cannon pair, linked
 //! pawns (spec P1..P4). 001: 「當兩個馬踏成連環馬時，威力比兩個單馬要大」.
 
-use super::context::SideMaps;
+use super::context::{few, SideMaps};
 use super::geometry::{enemy_half, FILES};
 use super::weights::{
     CANNON_PAIR, CONNECTED_HORSES_MUTUAL, CONNECTED_HORSES_ONE_WAY, LINKED_PAWNS, ROOK_PAIR,
 };
-use crate::board::{BitBoard, Color, PieceKind, Position};
+use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 
-/// The pair bonuses of one side.
+/// The two squares of a kind when the side has both pieces of it.
+#[inline]
+fn pair(set: BitBoard) -> Option<(Square, Square)> {
+    if set.has_several() {
+        set.first().zip(set.last())
+    } else {
+        None
+    }
+}
+
+/// The pair bonuses of one side. With two pieces of a kind, the union of their attack
+/// sets holds one of them exactly when the other attacks it (a piece never attacks its
+/// own point), so the maps answer every test.
 #[must_use]
 pub fn score(pos: &Position, maps: &SideMaps, color: Color) -> i32 {
+    let piece = |kind| pos.pieces_of(color, kind);
+    let attacks = |kind: PieceKind| maps.by_kind[kind.index()];
     let mut bonus = 0;
-    let majors = maps.majors();
-    for (i, a) in majors.iter().enumerate() {
-        for b in &majors[i + 1..] {
-            if a.kind != b.kind {
-                continue;
-            }
-            let (ab, ba) = (a.attacks.has(b.sq), b.attacks.has(a.sq));
-            bonus += match a.kind {
-                // P1 霸王车: nothing between two rooks on a line.
-                PieceKind::Rook if ab => ROOK_PAIR,
-                // P2 连环马: each horse reaches the other (legs free), or only one does.
-                PieceKind::Horse if ab && ba => CONNECTED_HORSES_MUTUAL,
-                PieceKind::Horse if ab || ba => CONNECTED_HORSES_ONE_WAY,
-                // P3 担子炮: one piece between, each protects the other.
-                PieceKind::Cannon if ab => CANNON_PAIR,
-                _ => 0,
-            };
+    // P1 霸王车: nothing between two rooks on a line.
+    if let Some((_, b)) = pair(piece(PieceKind::Rook)) {
+        if attacks(PieceKind::Rook).has(b) {
+            bonus += ROOK_PAIR;
+        }
+    }
+    // P2 连环马: each horse reaches the other (legs free), or only one does.
+    if let Some((a, b)) = pair(piece(PieceKind::Horse)) {
+        let reach = attacks(PieceKind::Horse);
+        bonus += match (reach.has(a), reach.has(b)) {
+            (true, true) => CONNECTED_HORSES_MUTUAL,
+            (false, false) => 0,
+            _ => CONNECTED_HORSES_ONE_WAY,
+        };
+    }
+    // P3 担子炮: one piece between, each protects the other.
+    if let Some((_, b)) = pair(piece(PieceKind::Cannon)) {
+        if attacks(PieceKind::Cannon).has(b) {
+            bonus += CANNON_PAIR;
         }
     }
     // P4 兄弟兵: crossed pawns side by side on one rank.
-    let crossed = pos.pieces_of(color, PieceKind::Pawn) & enemy_half(color);
+    let crossed = piece(PieceKind::Pawn) & enemy_half(color);
     let linked = BitBoard((crossed & !FILES[8]).0 << 1) & crossed;
-    bonus + LINKED_PAWNS * linked.count() as i32
+    bonus + LINKED_PAWNS * few(linked)
 }
 
 #[cfg(test)]

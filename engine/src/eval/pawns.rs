@@ -9,81 +9,108 @@
 //! - T9: two crossed pawns side by side on files d..f are worth at least 400 together;
 //! - T10: crossed pawns gain when the enemy has few rooks, horses and cannons left.
 
-use super::context::SideMaps;
-use super::geometry::{own_rank, own_square};
+use super::context::{few, EvalContext, SideMaps};
+use super::geometry::{enemy_half, own_rank, FILES};
 use super::weights::{
     CENTRAL_PAWN_PAIR, CROSSED_PAWN_BONUS, CROSSED_PAWN_VALUE, FEW_MAJORS_DIVISOR, FEW_MAJORS_FULL,
     OPEN_PATH_PAWN, PROTECTED_CROSSED_PAWN,
 };
-use crate::board::{BitBoard, Color, PieceKind, Position};
+use crate::board::{BitBoard, Color, PieceKind, Square};
 
 /// The first own rank across the river.
 const RIVER: usize = 5;
 
+/// T7 table: for a pawn of a colour on a square before the river, the points ahead of it
+/// up to and including its crossing point, and the crossing point alone.
+const OPEN_PATH: [[(BitBoard, BitBoard); Square::COUNT]; 2] = {
+    let mut table = [[(BitBoard::EMPTY, BitBoard::EMPTY); Square::COUNT]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < Square::COUNT {
+            let (file, rank) = (sq % 9, sq / 9);
+            let own = if c == 0 { rank } else { 9 - rank };
+            if own < RIVER {
+                let mut path = 0u128;
+                let mut r = own + 1;
+                while r <= RIVER {
+                    let abs = if c == 0 { r } else { 9 - r };
+                    path |= 1u128 << (file + 9 * abs);
+                    r += 1;
+                }
+                let crossing_rank = if c == 0 { RIVER } else { 9 - RIVER };
+                table[c][sq] = (
+                    BitBoard(path),
+                    BitBoard(1u128 << (file + 9 * crossing_rank)),
+                );
+            }
+            sq += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// Files d..f, and the left squares of the central pairs (files d and e).
+const CENTRAL_FILES: BitBoard = BitBoard(FILES[3].0 | FILES[4].0 | FILES[5].0);
+const PAIR_LEFT_FILES: BitBoard = BitBoard(FILES[3].0 | FILES[4].0);
+
 /// The pawn score of side `color`.
 #[must_use]
-pub fn score(pos: &Position, own: &SideMaps, enemy: &SideMaps, color: Color) -> i32 {
-    let occ = pos.occupied();
+pub fn score(ctx: &EvalContext, own: &SideMaps, enemy: &SideMaps, color: Color) -> i32 {
+    let pos = ctx.pos;
     let pawns = pos.pieces_of(color, PieceKind::Pawn);
-    let enemy_majors = (2 * pos.pieces_of(!color, PieceKind::Rook).count()
-        + pos.pieces_of(!color, PieceKind::Horse).count()
-        + pos.pieces_of(!color, PieceKind::Cannon).count()) as i32;
-    let scarcity = (FEW_MAJORS_FULL - enemy_majors.min(FEW_MAJORS_FULL)).max(0);
+    let crossed = pawns & enemy_half(color);
     let mut total = 0;
-    for sq in pawns {
-        let rank = own_rank(color, sq);
-        if rank >= RIVER {
-            let step = rank - RIVER;
-            // T6
-            total += CROSSED_PAWN_BONUS[step];
-            // T8
-            if own.all.has(sq) {
-                total += PROTECTED_CROSSED_PAWN;
-            }
-            // T10
-            total += CROSSED_PAWN_VALUE[step] * scarcity / FEW_MAJORS_DIVISOR;
-        } else {
-            // T7: the points ahead up to the crossing point are empty, and the crossing
-            // point is not attacked.
-            let file = sq.file().index();
-            let crossing = own_square(color, file, RIVER);
-            let path_free = (rank + 1..=RIVER).all(|r| !occ.has(own_square(color, file, r)));
-            if path_free && !enemy.all.has(crossing) {
-                total += OPEN_PATH_PAWN;
-            }
+    if crossed.any() {
+        let them = !color;
+        let enemy_majors = 2 * ctx.count(them, PieceKind::Rook)
+            + ctx.count(them, PieceKind::Horse)
+            + ctx.count(them, PieceKind::Cannon);
+        let scarcity = FEW_MAJORS_FULL - enemy_majors.min(FEW_MAJORS_FULL);
+        for sq in crossed {
+            let step = own_rank(color, sq) - RIVER;
+            // T6 and T10
+            total +=
+                CROSSED_PAWN_BONUS[step] + CROSSED_PAWN_VALUE[step] * scarcity / FEW_MAJORS_DIVISOR;
+        }
+        // T8
+        total += PROTECTED_CROSSED_PAWN * few(crossed & own.all);
+        total += central_pairs(crossed, color);
+    }
+    // T7: the points ahead up to the crossing point are empty, and the crossing point is
+    // not attacked.
+    for sq in pawns & !crossed {
+        let (path, crossing) = OPEN_PATH[color.index()][sq.index()];
+        if (path & ctx.occ).is_empty() && (crossing & enemy.all).is_empty() {
+            total += OPEN_PATH_PAWN;
         }
     }
-    total + central_pairs(pawns, color)
+    total
 }
 
 /// T9: for two crossed pawns side by side on one rank within files d..f, the pair is worth
 /// at least [`CENTRAL_PAWN_PAIR`]: the bonus is what their document values lack.
-fn central_pairs(pawns: BitBoard, color: Color) -> i32 {
-    let mut bonus = 0;
-    for rank in RIVER..=9 {
-        let value = CROSSED_PAWN_VALUE[rank - RIVER];
-        for left in 3..=4 {
-            let (a, b) = (
-                own_square(color, left, rank),
-                own_square(color, left + 1, rank),
-            );
-            if pawns.has(a) && pawns.has(b) {
-                bonus += (CENTRAL_PAWN_PAIR - 2 * value).max(0);
-            }
-        }
-    }
-    bonus
+fn central_pairs(crossed: BitBoard, color: Color) -> i32 {
+    let central = crossed & CENTRAL_FILES;
+    let lefts = BitBoard(central.0 >> 1) & central & PAIR_LEFT_FILES;
+    lefts
+        .iter()
+        .map(|sq| (CENTRAL_PAWN_PAIR - 2 * CROSSED_PAWN_VALUE[own_rank(color, sq) - RIVER]).max(0))
+        .sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
     use crate::eval::context::both_maps;
 
     fn pawns(fen: &str, color: Color) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");
         let maps = both_maps(&pos);
-        score(&pos, &maps[color.index()], &maps[(!color).index()], color)
+        let ctx = EvalContext::new(&pos);
+        score(&ctx, &maps[color.index()], &maps[(!color).index()], color)
     }
 
     #[test]

@@ -9,11 +9,28 @@
 //! rare candidates. Also holds the shared helper [`unprotected`] used by the king pins.
 
 use super::context::SideMaps;
-use super::geometry::{first_on_ray, line_distance, ray};
+use super::geometry::{first_on_ray, line_distance, lines, ray};
 use super::weights::{LEG_PIN_ON_ROOK, PIN_BASE, PIN_PER_STEP, ROOK_PIN_PAWN};
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 use crate::movegen::attackers_to;
 use crate::movegen::tables::{ELEPHANT_STEPS, HORSE_STEPS};
+
+/// Every point a horse on a square could reach with free legs.
+pub const HORSE_REACH: [BitBoard; Square::COUNT] = {
+    let mut table = [BitBoard::EMPTY; Square::COUNT];
+    let mut sq = 0;
+    while sq < Square::COUNT {
+        let mut bits = 0u128;
+        let mut d = 0;
+        while d < 4 {
+            bits |= HORSE_STEPS[sq][d].targets.0;
+            d += 1;
+        }
+        table[sq] = BitBoard(bits);
+        sq += 1;
+    }
+    table
+};
 
 /// Whether no piece of `owner` other than those in `except` protects `sq`.
 #[must_use]
@@ -52,6 +69,11 @@ pub fn score(pos: &Position, maps: &SideMaps, us: Color) -> i32 {
         their(PieceKind::Cannon),
     );
     let pawns = their(PieceKind::Pawn);
+    // Every pin here has an enemy rook, or (S5) an enemy horse or cannon, as target.
+    let targets = rooks | horses | cannons;
+    if targets.is_empty() {
+        return 0;
+    }
     let mut bonus = 0;
     // A valid pin: X unprotected apart from T, T unprotected.
     let valid = |x: Square, t: Square| {
@@ -62,6 +84,9 @@ pub fn score(pos: &Position, maps: &SideMaps, us: Color) -> i32 {
         match major.kind {
             PieceKind::Rook => {
                 // S1 车对车炮, S2 车对车马; S5 车对炮兵、马兵 (a pawn before a cannon or horse).
+                if (lines(major.sq) & targets).is_empty() {
+                    continue;
+                }
                 for x in major.attacks & (horses | cannons | pawns) {
                     let Some(t) = behind(pos, major.sq, x) else {
                         continue;
@@ -77,6 +102,9 @@ pub fn score(pos: &Position, maps: &SideMaps, us: Color) -> i32 {
             }
             PieceKind::Cannon => {
                 // S3 炮对车马: the cannon's capture is a horse or rook, a rook behind it.
+                if (lines(major.sq) & rooks).is_empty() {
+                    continue;
+                }
                 for x in major.attacks & pos.occupied() & (horses | rooks) {
                     if let Some(t) = behind(pos, major.sq, x) {
                         if rooks.has(t) && valid(x, t) {
@@ -87,12 +115,19 @@ pub fn score(pos: &Position, maps: &SideMaps, us: Color) -> i32 {
             }
             PieceKind::Horse => {
                 // S4 马象弱牵制: an enemy piece on our horse's leg shields its rook.
+                if (HORSE_REACH[major.sq.index()] & rooks).is_empty() {
+                    continue;
+                }
                 for step in &HORSE_STEPS[major.sq.index()] {
                     bonus += leg_pin(pos, them, step.block, step.targets & rooks);
                 }
             }
             _ => {}
         }
+    }
+    // Elephants never leave their half: only rooks there can be targets.
+    if (rooks & BitBoard::home_half(us)).is_empty() {
+        return bonus;
     }
     for sq in pos.pieces_of(us, PieceKind::Elephant) {
         for step in &ELEPHANT_STEPS[sq.index()] {

@@ -7,7 +7,7 @@
 //! supporting area (the defender's own ranks 0..3 on that wing); the highest level reached
 //! counts.
 
-use super::context::EvalContext;
+use super::context::{few, EvalContext};
 use super::geometry::{own_rank_mask, WINGS};
 use super::king_shape::bottom_cannon_geometry;
 use super::weights::{THREE_PIECE_ATTACK, TWO_PIECE_ATTACK};
@@ -26,8 +26,8 @@ fn support_ranks(defender: Color) -> BitBoard {
 pub fn score(ctx: &EvalContext, attacker: Color) -> i32 {
     let pos = ctx.pos;
     let defender = !attacker;
-    let lacks_advisor = pos.pieces_of(defender, PieceKind::Advisor).count() < 2;
-    let lacks_elephant = pos.pieces_of(defender, PieceKind::Elephant).count() < 2;
+    let lacks_advisor = ctx.count(defender, PieceKind::Advisor) < 2;
+    let lacks_elephant = ctx.count(defender, PieceKind::Elephant) < 2;
     let half = BitBoard::home_half(defender);
     let support = support_ranks(defender);
     let of = |kind| pos.pieces_of(attacker, kind);
@@ -37,20 +37,28 @@ pub fn score(ctx: &EvalContext, attacker: Color) -> i32 {
         of(PieceKind::Cannon),
         of(PieceKind::Pawn),
     );
+    // K9 needs a rook in the defender's half and a missing advisor or elephant; K10 a
+    // cannon on the defender's back rank. Most positions have neither.
+    let two_piece_possible = (lacks_advisor || lacks_elephant) && (rooks & half).any();
+    let bottom_cannons = cannons & own_rank_mask(defender, 0);
+    if !two_piece_possible && bottom_cannons.is_empty() {
+        return 0;
+    }
     let mut bonus = 0;
     for wing in WINGS {
         // K9 两子攻势
         let region = wing & half;
-        let n = |set: BitBoard| (set & region).count();
+        let n = |set: BitBoard| few(set & region);
         let rooks_here = n(rooks);
-        let two_piece = (lacks_advisor && (rooks_here >= 2 || (rooks_here >= 1 && n(pawns) >= 1)))
-            || (lacks_elephant && rooks_here >= 1 && n(cannons) >= 1)
-            || (lacks_advisor && rooks_here >= 1 && n(horses) >= 1);
+        let two_piece = two_piece_possible
+            && ((lacks_advisor && (rooks_here >= 2 || (rooks_here >= 1 && n(pawns) >= 1)))
+                || (lacks_elephant && rooks_here >= 1 && n(cannons) >= 1)
+                || (lacks_advisor && rooks_here >= 1 && n(horses) >= 1));
         if two_piece {
             bonus += TWO_PIECE_ATTACK;
         }
         // K10 三子归边
-        let bottom = (cannons & own_rank_mask(defender, 0) & wing)
+        let bottom = (bottom_cannons & wing)
             .iter()
             .any(|c| bottom_cannon_geometry(ctx, c).is_some());
         if bottom {
