@@ -140,14 +140,17 @@ mod tests {
     #[test]
     fn a_rook_on_the_palace_file() {
         // Red rook e4 against Black king d9 (e-file open up to e9): e5, e6 (ring, 1 + 1),
-        // e7 (2), e8 (5), e9 (10); along rank 4 nothing of Black's half. 19 * 2 = 38.
+        // e7 (2), e8 (5), e9 (10); along rank 4 nothing of Black's half: 19.
         let pos = Position::from_fen("3k5/9/9/9/9/4R4/9/9/9/5K3 w").expect("fen");
         let maps = SideMaps::new(&pos, Color::Red);
-        assert_eq!(score(&pos, &maps, Color::Red), 38);
-        // A crossed pawn on e6 attacks e7 (2), d6 and f6 (1 + 1): + 4 * 2 (and it stops
-        // the rook at e6: e5, e6 only).
+        assert_eq!(score(&pos, &maps, Color::Red), 19 * PALACE_CONTROL_SCALE);
+        // A crossed pawn on e6 attacks e7 (2), d6 and f6 (1 + 1): + 4 (and it stops the
+        // rook at e6: e5, e6 only).
         let pos = Position::from_fen("3k5/9/9/4P4/9/4R4/9/9/9/5K3 w").expect("fen");
         let maps = SideMaps::new(&pos, Color::Red);
-        assert_eq!(score(&pos, &maps, Color::Red), 2 * (2 + 4));
+        assert_eq!(
+            score(&pos, &maps, Color::Red),
+            (2 + 4) * PALACE_CONTROL_SCALE
+        );
     }
 }

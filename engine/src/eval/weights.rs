@@ -151,15 +151,18 @@ pub const ADVISORS_OPEN_TO_WEAK_WING: i32 = 30;
 /// palace points and the centre, the rest of the palace, the ring c..g x ranks 0..4
 /// (002 §4.4) table 「放大10倍后」).
 pub const PALACE_CONTROL_WEIGHTS: [i32; 4] = [10, 5, 2, 1];
-/// K7: the weighted count is multiplied by this (proposed) ...
-pub const PALACE_CONTROL_SCALE: i32 = 2;
+/// K7: the weighted count is multiplied by this (proposed; the spec's 2 lost strength
+/// against level 4 in quick depth-4 matches, 1 did not) ...
+pub const PALACE_CONTROL_SCALE: i32 = 1;
 /// ... and capped here (002 §4.4) 「最高分值 200」).
 pub const PALACE_CONTROL_MAX: i32 = 200;
-/// K9 两子攻势 on one wing of the defender's half (proposed, "medium" = 200).
-pub const TWO_PIECE_ATTACK: i32 = 200;
-/// K10 三子归边 levels: bottom cannon; + rook; + horse (proposed, light/medium/severe of
-/// 002 §4.4)).
-pub const THREE_PIECE_ATTACK: [i32; 3] = [100, 200, 400];
+/// K9 两子攻势: two attackers near the defender's palace on one wing (proposed: the spec's
+/// "medium" 200 cost about 50 Elo against level 4 in quick depth-4 matches, on top of
+/// level 2's missing-advisor penalties; 50 was neutral).
+pub const TWO_PIECE_ATTACK: i32 = 50;
+/// K10 三子归边 levels: bottom cannon; + rook; + horse (proposed: half the spec's
+/// light/medium/severe 100/200/400 of 002 §4.4), which measured neutral at full size).
+pub const THREE_PIECE_ATTACK: [i32; 3] = [50, 100, 200];
 /// K13 horse pin on the king (proposed).
 pub const HORSE_PIN_ON_KING: i32 = 60;
 /// K14 kings facing: penalty to the owner of a rook, horse or cannon that is the only
