@@ -15,6 +15,14 @@ fn both(f: impl Fn(Color) -> i32) -> (i32, i32) {
     (f(Color::Red), f(Color::Black))
 }
 
+/// The evaluation at a level of 2 or more, for the side to move. Kept out of line so the
+/// search's inlined level-0/1 path stays as small as it was.
+#[inline(never)]
+#[must_use]
+pub fn evaluate(pos: &Position, level: u8) -> i32 {
+    scores(pos, level).total(pos.side_to_move())
+}
+
 /// The per-side scores of every term up to `level` (terms of higher levels stay zero).
 #[must_use]
 pub fn scores(pos: &Position, level: u8) -> Scores {

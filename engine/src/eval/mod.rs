@@ -51,11 +51,13 @@ pub const MAX_LEVEL: u8 = 6;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Evaluator {
     level: u8,
+    /// All ones from level 1 on, zero at level 0: the placement sum is added branch-free.
+    placement_mask: i32,
 }
 
 impl Default for Evaluator {
     fn default() -> Evaluator {
-        Evaluator { level: MAX_LEVEL }
+        Evaluator::new(MAX_LEVEL)
     }
 }
 
@@ -74,6 +76,7 @@ impl Evaluator {
     pub fn new(level: u8) -> Evaluator {
         Evaluator {
             level: level.min(MAX_LEVEL),
+            placement_mask: if level >= 1 { -1 } else { 0 },
         }
     }
 
@@ -85,20 +88,17 @@ impl Evaluator {
 
     /// The score of the position for the side to move.
     ///
-    /// Levels 0 and 1 are two additions of incrementally kept sums; the level is looked
-    /// at once, here.
+    /// Levels 0 and 1 are a few additions of incrementally kept sums; the level is looked
+    /// at once, here (levels 2..6 continue out of line).
     #[must_use]
     #[inline]
     pub fn evaluate(self, pos: &Position) -> i32 {
-        match self.level {
-            0 => for_side_to_move(pos, pos.material(Color::Red) - pos.material(Color::Black)),
-            1 => for_side_to_move(
-                pos,
-                pos.material(Color::Red) - pos.material(Color::Black) + pos.placement(Color::Red)
-                    - pos.placement(Color::Black),
-            ),
-            level => full::scores(pos, level).total(pos.side_to_move()),
+        if self.level >= 2 {
+            return full::evaluate(pos, self.level);
         }
+        let material = pos.material(Color::Red) - pos.material(Color::Black);
+        let placement = pos.placement(Color::Red) - pos.placement(Color::Black);
+        for_side_to_move(pos, material + (placement & self.placement_mask))
     }
 
     /// The score for Red (positive: Red is better). Terms that belong to the side to

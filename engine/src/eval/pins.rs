@@ -5,15 +5,18 @@
 //! cannon to an enemy rook behind it. A pin counts only when the pinned piece X is
 //! unprotected (protection by the target T does not count) and the target rook is
 //! unprotected too (002 §4.3) 「如果牵制目标子是车…要求车也没有保护时才有牵制价值」).
-//! Geometry first, so the exact protection test ([`attackers_to`]) runs only for the
+//! Geometry first, so the exact protection test ([`protectors`]) runs only for the
 //! rare candidates. Also holds the shared helper [`unprotected`] used by the king pins.
 
+use super::context::cannon_sets;
 use super::context::SideMaps;
 use super::geometry::{first_on_ray, line_distance, lines, ray};
 use super::weights::{LEG_PIN_ON_ROOK, PIN_BASE, PIN_PER_STEP, ROOK_PIN_PAWN};
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
-use crate::movegen::attackers_to;
-use crate::movegen::tables::{ELEPHANT_STEPS, HORSE_STEPS};
+use crate::movegen::tables::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
+};
+use crate::movegen::{elephant_attacks, rook_attacks};
 
 /// Every point a horse on a square could reach with free legs.
 pub const HORSE_REACH: [BitBoard; Square::COUNT] = {
@@ -32,11 +35,34 @@ pub const HORSE_REACH: [BitBoard; Square::COUNT] = {
     table
 };
 
+/// The pieces of `owner` that protect `sq` (could capture on it), pins ignored.
+///
+/// The same rules as [`crate::movegen::attackers_to`], kept here so the search's own
+/// (hot) use of that function stays inlined where it is called.
+#[must_use]
+pub fn protectors(pos: &Position, sq: Square, owner: Color) -> BitBoard {
+    let occ = pos.occupied();
+    let piece = |kind: PieceKind| pos.pieces_of(owner, kind);
+    let mut found = PAWN_ATTACKERS[owner.index()][sq.index()] & piece(PieceKind::Pawn);
+    found |= KING_STEPS[sq.index()] & piece(PieceKind::King);
+    found |= ADVISOR_STEPS[sq.index()] & piece(PieceKind::Advisor);
+    found |= elephant_attacks(sq, occ) & piece(PieceKind::Elephant);
+    for step in &HORSE_ATTACKERS[sq.index()] {
+        if !occ.has(step.block) {
+            found |= step.targets & piece(PieceKind::Horse);
+        }
+    }
+    let lines = rook_attacks(sq, occ);
+    found |= lines & piece(PieceKind::Rook);
+    let (control, _) = cannon_sets(sq, occ);
+    found | (control & piece(PieceKind::Cannon))
+}
+
 /// Whether no piece of `owner` other than those in `except` protects `sq`.
 #[must_use]
 #[inline]
 pub fn unprotected(pos: &Position, sq: Square, owner: Color, except: BitBoard) -> bool {
-    (attackers_to(pos, sq, owner, pos.occupied()) & !except).is_empty()
+    (protectors(pos, sq, owner) & !except).is_empty()
 }
 
 /// The value of a line pin at `d` steps from the pinned piece to the target.
@@ -164,6 +190,22 @@ mod tests {
     fn pins(fen: &str, color: Color) -> i32 {
         let pos = Position::from_fen(fen).expect("fen");
         score(&pos, &SideMaps::new(&pos, color), color)
+    }
+
+    #[test]
+    fn protectors_agree_with_the_move_generator() {
+        for fen in crate::bench::POSITIONS {
+            let pos = Position::from_fen(fen).expect("fen");
+            for sq in Square::ALL {
+                for color in Color::ALL {
+                    assert_eq!(
+                        protectors(&pos, sq, color),
+                        crate::movegen::attackers_to(&pos, sq, color, pos.occupied()),
+                        "{fen} {sq}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
