@@ -1,14 +1,17 @@
-//! The `xq-engine` binary: a UCCI/UCI engine on stdin/stdout, plus `perft` and `bench`.
+//! The `xq-engine` binary: a UCCI/UCI engine on stdin/stdout, plus `perft`, `bench` and
+//! `eval`.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use xq_engine::board::{Position, START_FEN};
+use xq_engine::eval::Evaluator;
 use xq_engine::movegen::{perft, perft_divide};
 
 const USAGE: &str = "usage: xq-engine                      (UCCI or UCI on stdin/stdout)
        xq-engine perft <depth> [--fen <FEN>] [--divide]
-       xq-engine bench [--depth <D>] [--level <0-6>]";
+       xq-engine bench [--depth <D>] [--level <0-6>]
+       xq-engine eval [<FEN>]                (per-term evaluation breakdown)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,6 +22,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => run_perft(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
+        Some("eval") => run_eval(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -77,6 +81,20 @@ fn run_bench(args: &[String]) -> Result<(), String> {
         result.time.as_secs_f64()
     );
     println!("{} nodes {} nps", result.nodes, result.nps());
+    Ok(())
+}
+
+/// `xq-engine eval [<FEN>]`: the evaluation of a position (the start position without a
+/// FEN; the FEN may be given as one argument or as several words) split by term.
+fn run_eval(args: &[String]) -> Result<(), String> {
+    let fen = if args.is_empty() {
+        START_FEN.to_owned()
+    } else {
+        args.join(" ")
+    };
+    let pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+    println!("{}", pos.to_fen());
+    println!("{}", Evaluator::breakdown(&pos));
     Ok(())
 }
 

@@ -2,8 +2,45 @@
 //!
 //! Scores are in seed 002's unit (an unadvanced pawn = 50, a crossed pawn = 100, a rook =
 //! 1000) and are given from the view of the side to move.
+//!
+//! | level | adds | modules |
+//! |---|---|---|
+//! | 0 | material | [`psqt`] (incremental) |
+//! | 1 | piece-square tables of seed 000 | [`psqt`] (incremental) |
+//! | 2 | defensive deficiencies by piece counts | [`deficiency`] |
+//! | 3 | pairs, protection, threats, pins on rooks | [`patterns`], [`threats`], [`pins`] |
+//! | 4 | mobility, obstruction | [`mobility`], [`obstruction`] |
+//! | 5 | king safety | [`king_shape`], [`palace`], [`wing_attack`], [`king_pins`] |
+//! | 6 | phase scaling, pawn details, tempo, drawish endings | [`phase`], [`pawns`], [`tempo`], [`endgame`] |
+//!
+//! Every weight is in [`weights`]. Levels 0 and 1 read the incremental sums kept by
+//! [`Position`] and nothing else; levels 2..6 compute every term for both sides with the
+//! same colour-generic code (rules written with "own" ranks), so the evaluation is exactly
+//! antisymmetric under [`Position::color_flipped`] and symmetric under
+//! [`Position::mirrored`] — the property tests in `tests/eval_properties.rs` check it.
 
+pub mod context;
+pub mod deficiency;
+pub mod endgame;
+mod full;
+pub mod geometry;
+pub mod king_pins;
+pub mod king_shape;
+pub mod mobility;
+pub mod obstruction;
+pub mod palace;
+pub mod patterns;
+pub mod pawns;
+pub mod phase;
+pub mod pins;
 pub mod psqt;
+pub mod scores;
+pub mod tempo;
+pub mod threats;
+pub mod weights;
+pub mod wing_attack;
+
+pub use scores::{Breakdown, Scores, Term};
 
 use crate::board::{Color, Position};
 
@@ -14,11 +51,22 @@ pub const MAX_LEVEL: u8 = 6;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Evaluator {
     level: u8,
+    /// All ones from level 1 on, zero at level 0: the placement sum is added branch-free.
+    placement_mask: i32,
 }
 
 impl Default for Evaluator {
     fn default() -> Evaluator {
-        Evaluator { level: MAX_LEVEL }
+        Evaluator::new(MAX_LEVEL)
+    }
+}
+
+/// A score for Red turned into the view of the side to move.
+#[inline(always)]
+fn for_side_to_move(pos: &Position, red: i32) -> i32 {
+    match pos.side_to_move() {
+        Color::Red => red,
+        Color::Black => -red,
     }
 }
 
@@ -28,6 +76,7 @@ impl Evaluator {
     pub fn new(level: u8) -> Evaluator {
         Evaluator {
             level: level.min(MAX_LEVEL),
+            placement_mask: if level >= 1 { -1 } else { 0 },
         }
     }
 
@@ -38,23 +87,98 @@ impl Evaluator {
     }
 
     /// The score of the position for the side to move.
+    ///
+    /// Levels 0 and 1 are a few additions of incrementally kept sums; the level is looked
+    /// at once, here (levels 2..6 continue out of line).
     #[must_use]
     #[inline]
     pub fn evaluate(self, pos: &Position) -> i32 {
-        let red = self.red_view(pos);
-        match pos.side_to_move() {
-            Color::Red => red,
-            Color::Black => -red,
+        if self.level >= 2 {
+            return full::evaluate(pos, self.level);
         }
+        let material = pos.material(Color::Red) - pos.material(Color::Black);
+        let placement = pos.placement(Color::Red) - pos.placement(Color::Black);
+        for_side_to_move(pos, material + (placement & self.placement_mask))
     }
 
-    /// The score for Red (positive: Red is better).
+    /// The score for Red (positive: Red is better). Terms that belong to the side to
+    /// move (tempo, threats) make this depend on who moves; `evaluate` is the primary
+    /// view.
     #[must_use]
     pub fn red_view(self, pos: &Position) -> i32 {
-        let material = pos.material(Color::Red) - pos.material(Color::Black);
-        if self.level == 0 {
-            return material;
+        for_side_to_move(pos, self.evaluate(pos))
+    }
+
+    /// A lazy evaluation for the search: when the level-2 score (material, placement and
+    /// deficiencies, all cheap) is beyond `[alpha, beta]` by more than
+    /// [`weights::LAZY_MARGIN`], that score is returned without computing the rest;
+    /// otherwise the exact [`Evaluator::evaluate`]. At levels 0..2 it is always exact.
+    /// The result is on the same side of the window as the exact score whenever the
+    /// terms of levels 3..6 together stay within the margin (they nearly always do).
+    #[must_use]
+    pub fn evaluate_lazy(self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        if self.level <= 2 {
+            return self.evaluate(pos);
         }
-        material + pos.placement(Color::Red) - pos.placement(Color::Black)
+        let cheap = full::scores(pos, 2).total(pos.side_to_move());
+        if cheap - weights::LAZY_MARGIN >= beta || cheap + weights::LAZY_MARGIN <= alpha {
+            return cheap;
+        }
+        self.evaluate(pos)
+    }
+
+    /// Every term of every level for a position, from the side to move's view,
+    /// independent of this evaluator's level (for `xq-engine eval` and the tests).
+    #[must_use]
+    pub fn breakdown(pos: &Position) -> Breakdown {
+        let scores = full::scores(pos, MAX_LEVEL);
+        let stm = pos.side_to_move();
+        let mut levels = [0; 7];
+        for term in Term::ALL {
+            levels[usize::from(term.level())] += scores.net(term, stm);
+        }
+        Breakdown {
+            side_to_move: stm,
+            scores,
+            levels,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced_up_to_the_tempo() {
+        let pos = Position::startpos();
+        for level in 0..=5 {
+            assert_eq!(Evaluator::new(level).evaluate(&pos), 0, "level {level}");
+        }
+        assert_eq!(Evaluator::new(6).evaluate(&pos), weights::TEMPO);
+    }
+
+    #[test]
+    fn breakdown_levels_add_up_to_each_level() {
+        let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+        let pos = Position::from_fen(fen).expect("fen");
+        let breakdown = Evaluator::breakdown(&pos);
+        for level in 0..=MAX_LEVEL {
+            assert_eq!(
+                breakdown.at_level(level),
+                Evaluator::new(level).evaluate(&pos),
+                "level {level}"
+            );
+        }
+        assert!(breakdown.to_string().contains("palace control"));
+    }
+
+    #[test]
+    fn lazy_evaluation_is_exact_inside_the_window() {
+        let pos = Position::startpos();
+        let eval = Evaluator::default();
+        assert_eq!(eval.evaluate_lazy(&pos, -100, 100), eval.evaluate(&pos));
+        // Far outside the window it may answer with the cheap score.
+        assert_eq!(eval.evaluate_lazy(&pos, 5000, 5001), 0);
     }
 }
