@@ -24,6 +24,35 @@ pub enum Kind {
     Gauntlet,
     /// Every engine against every other.
     RoundRobin,
+    /// Each engine against the next one in the list: the neighbouring matches of a ladder of
+    /// settings (levels, depths); the rating list still anchors every rung to the first.
+    Ladder,
+}
+
+impl Kind {
+    /// The kind named in a config, with the spellings people use.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "match" => Some(Self::Match),
+            "gauntlet" => Some(Self::Gauntlet),
+            "round_robin" | "roundrobin" | "round-robin" => Some(Self::RoundRobin),
+            "ladder" => Some(Self::Ladder),
+            _ => None,
+        }
+    }
+
+    /// The pairings of `engines` engines, as indices into the engine list, in playing order.
+    #[must_use]
+    pub fn pairings(self, engines: usize) -> Vec<(usize, usize)> {
+        match self {
+            Self::Match | Self::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
+            Self::RoundRobin => (0..engines)
+                .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+                .collect(),
+            Self::Ladder => (1..engines).map(|j| (j - 1, j)).collect(),
+        }
+    }
 }
 
 /// One engine, ready to start.
@@ -260,15 +289,13 @@ fn engine(
 /// The first [`Problem`] found.
 pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
     let kind = match raw.tournament.kind.as_deref() {
-        None | Some("match") => Kind::Match,
-        Some("gauntlet") => Kind::Gauntlet,
-        Some("round_robin" | "roundrobin" | "round-robin") => Kind::RoundRobin,
-        Some(other) => {
-            return Err(problem(
+        None => Kind::Match,
+        Some(name) => Kind::from_name(name).ok_or_else(|| {
+            problem(
                 "tournament.kind",
-                format!("`{other}`: expected match, gauntlet or round_robin"),
-            ))
-        }
+                format!("`{name}`: expected match, gauntlet, round_robin or ladder"),
+            )
+        })?,
     };
     let global_time = time_control("time", &raw.time)?;
     let engines = raw
@@ -303,12 +330,7 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             ));
         }
     }
-    let pairings = match kind {
-        Kind::Match | Kind::Gauntlet => (1..engines.len()).map(|j| (0, j)).collect(),
-        Kind::RoundRobin => (0..engines.len())
-            .flat_map(|i| (i + 1..engines.len()).map(move |j| (i, j)))
-            .collect(),
-    };
+    let pairings = kind.pairings(engines.len());
 
     let sprt = match &raw.sprt {
         None => None,

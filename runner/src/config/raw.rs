@@ -35,7 +35,7 @@ pub struct RawConfig {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawTournament {
-    /// `match`, `gauntlet` or `round_robin`.
+    /// `match`, `gauntlet`, `round_robin` or `ladder`.
     pub kind: Option<String>,
     /// Pairs per pairing of engines.
     pub pairs: Option<u64>,

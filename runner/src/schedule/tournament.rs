@@ -315,7 +315,7 @@ fn report_text(plan: &Plan, tracker: &Tracker) -> String {
             );
             result_block(names, &tracker.tally(0), plan.sprt.as_ref())
         }
-        Kind::Gauntlet | Kind::RoundRobin => rating_table(&ratings(tracker)),
+        Kind::Gauntlet | Kind::RoundRobin | Kind::Ladder => rating_table(&ratings(tracker)),
     }
 }
 

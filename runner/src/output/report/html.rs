@@ -51,6 +51,7 @@ fn header(f: &Facts<'_>, out: &mut String) {
         Kind::Match => "match",
         Kind::Gauntlet => "gauntlet",
         Kind::RoundRobin => "round robin",
+        Kind::Ladder => "ladder",
     };
     let marker = f.marker();
     let _ = write!(

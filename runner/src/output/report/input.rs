@@ -80,22 +80,7 @@ struct SummaryPairing {
 
 /// The kind of a run from its name, with the aliases `config::plan` accepts.
 fn kind_from_name(name: Option<&str>) -> Option<Kind> {
-    match name {
-        None | Some("match") => Some(Kind::Match),
-        Some("gauntlet") => Some(Kind::Gauntlet),
-        Some("round_robin" | "roundrobin" | "round-robin") => Some(Kind::RoundRobin),
-        Some(_) => None,
-    }
-}
-
-/// The pairings of a kind, in the order `config::plan` makes them.
-fn pairings_of(kind: Kind, engines: usize) -> Vec<(usize, usize)> {
-    match kind {
-        Kind::Match | Kind::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
-        Kind::RoundRobin => (0..engines)
-            .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
-            .collect(),
-    }
+    name.map_or(Some(Kind::Match), Kind::from_name)
 }
 
 /// Reads an output folder.
@@ -208,7 +193,7 @@ fn shape_from_summary(
         .collect();
     let index = |name: &str| engines.iter().position(|e| e.name == name);
     let pairings = if s.pairings.is_empty() {
-        pairings_of(kind, engines.len())
+        Kind::pairings(kind, engines.len())
     } else {
         s.pairings
             .iter()
@@ -261,7 +246,7 @@ fn shape_from_config(
             },
         }
     });
-    let pairings = pairings_of(kind, engines.len());
+    let pairings = Kind::pairings(kind, engines.len());
     Some((engines, kind, pairings, sprt))
 }
 
@@ -278,13 +263,14 @@ mod tests {
 
     #[test]
     fn pairings_follow_the_plan_order() {
-        assert_eq!(pairings_of(Kind::Match, 2), vec![(0, 1)]);
-        assert_eq!(pairings_of(Kind::Gauntlet, 3), vec![(0, 1), (0, 2)]);
+        assert_eq!(Kind::pairings(Kind::Match, 2), vec![(0, 1)]);
+        assert_eq!(Kind::pairings(Kind::Gauntlet, 3), vec![(0, 1), (0, 2)]);
         assert_eq!(
-            pairings_of(Kind::RoundRobin, 3),
+            Kind::pairings(Kind::RoundRobin, 3),
             vec![(0, 1), (0, 2), (1, 2)]
         );
         assert_eq!(kind_from_name(Some("round-robin")), Some(Kind::RoundRobin));
         assert_eq!(kind_from_name(Some("swiss")), None);
+        assert_eq!(Kind::pairings(Kind::Ladder, 4), vec![(0, 1), (1, 2), (2, 3)]);
     }
 }
