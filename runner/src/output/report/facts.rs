@@ -143,6 +143,7 @@ impl<'a> Facts<'a> {
                 self.names.first().map_or("?", String::as_str),
                 self.names.len().saturating_sub(1)
             ),
+            (Kind::Ladder, _) => format!("Ladder of {} engines", self.names.len()),
             _ => format!("Round robin of {} engines", self.names.len()),
         }
     }

@@ -271,6 +271,9 @@ mod tests {
         );
         assert_eq!(kind_from_name(Some("round-robin")), Some(Kind::RoundRobin));
         assert_eq!(kind_from_name(Some("swiss")), None);
-        assert_eq!(Kind::pairings(Kind::Ladder, 4), vec![(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(
+            Kind::pairings(Kind::Ladder, 4),
+            vec![(0, 1), (1, 2), (2, 3)]
+        );
     }
 }
