@@ -4,6 +4,7 @@ use super::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
     PAWN_STEPS, RAYS,
 };
+use crate::board::bit;
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 
 /// The first blocker on ray `dir` from a square, given the blockers on that ray.
@@ -48,10 +49,10 @@ pub fn cannon_moves(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
             continue;
         }
         let screen = first_on_ray(dir, blockers);
-        quiet |= ray ^ RAYS[dir][screen].0 ^ (1u128 << screen);
+        quiet |= ray ^ RAYS[dir][screen].0 ^ bit(screen);
         let beyond = RAYS[dir][screen].0 & occ.0;
         if beyond != 0 {
-            captures |= 1u128 << first_on_ray(dir, beyond);
+            captures |= bit(first_on_ray(dir, beyond));
         }
     }
     (BitBoard(quiet), BitBoard(captures))
@@ -161,10 +162,10 @@ pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
             continue;
         }
         let first = first_on_ray(dir, blockers);
-        found.0 |= (1u128 << first) & by.rook_like.0;
+        found.0 |= bit(first) & by.rook_like.0;
         let beyond = RAYS[dir][first].0 & occ.0;
         if beyond != 0 {
-            found.0 |= (1u128 << first_on_ray(dir, beyond)) & by.cannons.0;
+            found.0 |= (bit(first_on_ray(dir, beyond))) & by.cannons.0;
         }
     }
     found

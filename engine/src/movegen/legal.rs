@@ -130,7 +130,7 @@ fn pop_first(dir: usize, blockers: &mut u128) -> Option<Square> {
     } else {
         127 - blockers.leading_zeros()
     };
-    *blockers &= !(1u128 << index);
+    *blockers &= !crate::board::bit(index as usize);
     Some(Square::from_index_trusted(index as u8))
 }
 
