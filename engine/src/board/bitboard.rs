@@ -134,30 +134,45 @@ impl BitBoard {
     /// The squares of the set in increasing order.
     #[must_use]
     pub const fn iter(self) -> BitIter {
-        BitIter(self.0)
+        BitIter {
+            low: self.0 as u64,
+            high: (self.0 >> 64) as u64,
+        }
     }
 }
 
 /// Iterator over the squares of a [`BitBoard`], lowest first.
+///
+/// It walks the two 64-bit halves in turn: finding and clearing the lowest bit of a
+/// `u64` takes about half the instructions it takes on a `u128`.
 #[derive(Clone, Debug)]
-pub struct BitIter(u128);
+pub struct BitIter {
+    low: u64,
+    high: u64,
+}
 
 impl Iterator for BitIter {
     type Item = Square;
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        let index = if self.low != 0 {
+            let index = self.low.trailing_zeros();
+            self.low &= self.low - 1;
+            index
+        } else if self.high != 0 {
+            let index = self.high.trailing_zeros();
+            self.high &= self.high - 1;
+            index + 64
+        } else {
             return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
+        };
         // Bits of a board mask are below 90.
-        Some(Square::from_index_trusted(index))
+        Some(Square::from_index_trusted(index as u8))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = (self.low.count_ones() + self.high.count_ones()) as usize;
         (n, Some(n))
     }
 }
