@@ -192,6 +192,51 @@ pub fn attackers_to(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> Bit
     found
 }
 
+/// Whether any piece of `by` attacks `sq` with occupancy `occ`: the same answer as
+/// `attackers_to(..).any()`, found faster. It stops at the first attacker, trying the
+/// cheap step tables first, and scans each line once for rooks (first piece) and
+/// cannons (second piece) instead of computing both pieces' full attack sets.
+#[must_use]
+#[inline]
+pub fn is_attacked_by(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> bool {
+    let piece = |kind: PieceKind| pos.pieces_of(by, kind) & occ;
+    let i = sq.index();
+    if (PAWN_ATTACKERS[by.index()][i] & piece(PieceKind::Pawn)).any()
+        || (KING_STEPS[i] & piece(PieceKind::King)).any()
+        || (ADVISOR_STEPS[i] & piece(PieceKind::Advisor)).any()
+        || (elephant_attacks(sq, occ) & piece(PieceKind::Elephant)).any()
+    {
+        return true;
+    }
+    let horses = piece(PieceKind::Horse);
+    if horses.any()
+        && HORSE_ATTACKERS[i]
+            .iter()
+            .any(|step| (step.targets & horses).any() && !occ.has(step.block))
+    {
+        return true;
+    }
+    let (rooks, cannons) = (piece(PieceKind::Rook), piece(PieceKind::Cannon));
+    if (rooks | cannons).is_empty() {
+        return false;
+    }
+    for (dir, rays) in RAYS.iter().enumerate() {
+        let blockers = rays[i].0 & occ.0;
+        if blockers == 0 {
+            continue;
+        }
+        let first = first_on_ray(dir, blockers);
+        if bit(first) & rooks.0 != 0 {
+            return true;
+        }
+        let beyond = RAYS[dir][first].0 & occ.0;
+        if beyond != 0 && bit(first_on_ray(dir, beyond)) & cannons.0 != 0 {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the king of `color` is attacked in this position (whoever is to move).
 #[must_use]
 pub fn is_attacked_king(pos: &Position, color: Color) -> bool {
@@ -233,6 +278,25 @@ mod tests {
         assert!(quiet.has(sq("e3")) && quiet.has(sq("e4")) && !quiet.has(sq("e5")));
         assert!(quiet.has(sq("a2")) && quiet.has(sq("e0")));
         assert_eq!(rook_attacks(sq("e2"), occ).count(), 8 + 2 + 3);
+    }
+
+    #[test]
+    fn is_attacked_by_agrees_with_attackers_to() {
+        for fen in crate::bench::POSITIONS {
+            let pos = Position::from_fen(fen).expect("fen");
+            for from in [None, Some(sq("e4")), Some(sq("b2"))] {
+                let occ = from.map_or(pos.occupied(), |f| pos.occupied().without(f));
+                for target in Square::ALL {
+                    for by in Color::ALL {
+                        assert_eq!(
+                            is_attacked_by(&pos, target, by, occ),
+                            attackers_to(&pos, target, by, occ).any(),
+                            "{fen} {target} {by:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
