@@ -13,7 +13,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
-use crate::movegen::{gives_check, has_legal_move};
+use crate::movegen::{gives_check, has_legal_move, MAX_MOVES};
 use crate::rules::chase::new_chases;
 use crate::rules::{judge_cycle, ChaseRule, PlyEntry};
 
@@ -85,6 +85,9 @@ pub struct Searcher {
     pub(super) root_in_check: bool,
     /// Move lists per ply, lent to each node's picker.
     buffers: Vec<Option<Box<PickerBuffers>>>,
+    /// The quiet moves tried at the node of each ply (for history updates), kept so
+    /// that no node allocates its own list.
+    tried_quiets: Vec<Vec<(Move, Piece)>>,
 }
 
 impl Searcher {
@@ -115,6 +118,9 @@ impl Searcher {
             root_in_check: false,
             buffers: (0..MAX_PLY + 4)
                 .map(|_| Some(PickerBuffers::boxed()))
+                .collect(),
+            tried_quiets: (0..MAX_PLY + 4)
+                .map(|_| Vec::with_capacity(MAX_MOVES))
                 .collect(),
         }
     }
@@ -376,7 +382,8 @@ impl Searcher {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut legal = 0usize;
-        let mut quiets: Vec<(Move, Piece)> = Vec::new();
+        let mut quiets = std::mem::take(&mut self.tried_quiets[ply]);
+        quiets.clear();
         let killers = self.heuristics.killers(ply);
         // Against a side without rook, horse or cannon a quiet move may stalemate it (a
         // win): such nodes prune no quiet move.
@@ -455,6 +462,7 @@ impl Searcher {
             self.take_back(m, undo);
             if self.aborted {
                 self.return_buffers(ply, picker);
+                self.tried_quiets[ply] = quiets;
                 return DRAW;
             }
             searched += 1;
@@ -483,6 +491,7 @@ impl Searcher {
         }
 
         self.return_buffers(ply, picker);
+        self.tried_quiets[ply] = quiets;
         if legal == 0 || searched == 0 {
             // Checkmate or stalemate (both lose for the side to move in Xiangqi), or every
             // root move banned.
