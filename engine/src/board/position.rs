@@ -168,6 +168,20 @@ impl Position {
         self.placement[piece.color().index()] -= psqt::placement(piece, sq);
     }
 
+    /// Moves a piece (which must stand on `from`) to the empty square `to`: the same
+    /// as taking it and putting it back, with one update of each view instead of two.
+    #[inline]
+    fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+        let bits = BitBoard::from_square(from) | BitBoard::from_square(to);
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(piece);
+        self.by_piece[piece.index()] ^= bits;
+        self.by_color[piece.color().index()] ^= bits;
+        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        self.placement[piece.color().index()] +=
+            psqt::placement(piece, to) - psqt::placement(piece, from);
+    }
+
     pub(crate) fn set_side(&mut self, side: Color) {
         self.key ^= zobrist::side_key(self.side) ^ zobrist::side_key(side);
         self.side = side;
@@ -195,8 +209,7 @@ impl Position {
             } else {
                 self.plies_since_capture = self.plies_since_capture.saturating_add(1);
             }
-            self.take(mover, from);
-            self.put(mover, to);
+            self.shift(mover, from, to);
         }
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -216,8 +229,7 @@ impl Position {
             self.fullmove -= 1;
         }
         if let Some(mover) = self.squares[to.index()] {
-            self.take(mover, to);
-            self.put(mover, from);
+            self.shift(mover, to, from);
         }
         if let Some(victim) = undo.captured {
             self.put(victim, to);
