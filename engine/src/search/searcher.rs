@@ -174,8 +174,10 @@ impl Searcher {
 
     #[inline]
     fn play(&mut self, m: Move, check: bool) -> crate::board::Undo {
-        self.tt.prefetch(self.pos.key_after(m));
         let undo = self.pos.make_move(m);
+        // The child's first act is to probe its cluster. Its key is at hand now: after
+        // the move, rather than computed ahead with `key_after`.
+        self.tt.prefetch(self.pos.key());
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));
         self.line.push(Some((m, undo)));
