@@ -4,17 +4,70 @@ use super::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
     PAWN_STEPS, RAYS,
 };
-use crate::board::bit;
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 
-/// The first blocker on ray `dir` from a square, given the blockers on that ray.
+// Line pieces. Rays are handled one direction at a time with the direction a constant,
+// and squares as one-bit sets rather than indices: north and east rays run towards
+// higher bits, where the lowest set bit is isolated by `x & -x`; south and west rays
+// take the highest set bit.
+
+/// The piece of `blockers` nearest to the start of a ray of direction `DIR`, as a set of
+/// at most one square.
 #[inline(always)]
-fn first_on_ray(dir: usize, blockers: u128) -> usize {
-    if dir < 2 {
-        blockers.trailing_zeros() as usize
+pub(super) fn nearest<const DIR: usize>(blockers: u128) -> u128 {
+    if DIR < 2 {
+        blockers & blockers.wrapping_neg()
     } else {
-        127 - blockers.leading_zeros() as usize
+        highest_bit(blockers)
     }
+}
+
+/// The highest set bit of `x` alone (0 for 0).
+#[inline(always)]
+fn highest_bit(x: u128) -> u128 {
+    const TOP: u64 = 1 << 63;
+    let (low, high) = (x as u64, (x >> 64) as u64);
+    if high != 0 {
+        u128::from(TOP >> high.leading_zeros()) << 64
+    } else {
+        // `leading_zeros` is 64 for 0: no bit then.
+        u128::from(TOP.checked_shr(low.leading_zeros()).unwrap_or(0))
+    }
+}
+
+/// The squares of `ray` (of direction `DIR`) before `stop`, a set of at most one of its
+/// squares: the whole ray when `stop` is empty.
+#[inline(always)]
+pub(super) fn before<const DIR: usize>(ray: u128, stop: u128) -> u128 {
+    if DIR < 2 {
+        // The bits below `stop`; every bit when it is 0.
+        ray & stop.wrapping_sub(1)
+    } else if stop == 0 {
+        ray
+    } else {
+        // The bits above `stop`.
+        ray & !(stop | (stop - 1))
+    }
+}
+
+/// The first and second pieces of `occ` on the ray `DIR` from `sq`, each as a set of at
+/// most one square: what a rook on `sq` would hit, and what a cannon would.
+#[inline(always)]
+fn first_two<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
+    let blockers = RAYS[DIR][sq.index()].0 & occ.0;
+    let first = nearest::<DIR>(blockers);
+    (first, nearest::<DIR>(blockers ^ first))
+}
+
+/// [`first_two`] on the four rays from `sq`, in direction order.
+#[inline(always)]
+fn lines_from(sq: Square, occ: BitBoard) -> [(u128, u128); 4] {
+    [
+        first_two::<0>(sq, occ),
+        first_two::<1>(sq, occ),
+        first_two::<2>(sq, occ),
+        first_two::<3>(sq, occ),
+    ]
 }
 
 /// Squares a rook on `sq` attacks: every empty point up to and including the first
@@ -22,17 +75,20 @@ fn first_on_ray(dir: usize, blockers: u128) -> usize {
 #[must_use]
 #[inline]
 pub fn rook_attacks(sq: Square, occ: BitBoard) -> BitBoard {
-    let mut attacks = 0u128;
-    for (dir, rays) in RAYS.iter().enumerate() {
-        let ray = rays[sq.index()].0;
-        let blockers = ray & occ.0;
-        attacks |= if blockers == 0 {
-            ray
-        } else {
-            ray ^ RAYS[dir][first_on_ray(dir, blockers)].0
-        };
-    }
-    BitBoard(attacks)
+    BitBoard(
+        rook_ray::<0>(sq, occ)
+            | rook_ray::<1>(sq, occ)
+            | rook_ray::<2>(sq, occ)
+            | rook_ray::<3>(sq, occ),
+    )
+}
+
+/// [`rook_attacks`] along one ray.
+#[inline(always)]
+fn rook_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> u128 {
+    let ray = RAYS[DIR][sq.index()].0;
+    let first = nearest::<DIR>(ray & occ.0);
+    before::<DIR>(ray, first) | first
 }
 
 /// A cannon's moves from `sq`: the empty points it slides to, and the points it can
@@ -40,22 +96,30 @@ pub fn rook_attacks(sq: Square, occ: BitBoard) -> BitBoard {
 #[must_use]
 #[inline]
 pub fn cannon_moves(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
+    let rays = [
+        cannon_ray::<0>(sq, occ),
+        cannon_ray::<1>(sq, occ),
+        cannon_ray::<2>(sq, occ),
+        cannon_ray::<3>(sq, occ),
+    ];
     let (mut quiet, mut captures) = (0u128, 0u128);
-    for (dir, rays) in RAYS.iter().enumerate() {
-        let ray = rays[sq.index()].0;
-        let blockers = ray & occ.0;
-        if blockers == 0 {
-            quiet |= ray;
-            continue;
-        }
-        let screen = first_on_ray(dir, blockers);
-        quiet |= ray ^ RAYS[dir][screen].0 ^ bit(screen);
-        let beyond = RAYS[dir][screen].0 & occ.0;
-        if beyond != 0 {
-            captures |= bit(first_on_ray(dir, beyond));
-        }
+    for (slides, target) in rays {
+        quiet |= slides;
+        captures |= target;
     }
     (BitBoard(quiet), BitBoard(captures))
+}
+
+/// [`cannon_moves`] along one ray.
+#[inline(always)]
+fn cannon_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
+    let ray = RAYS[DIR][sq.index()].0;
+    let blockers = ray & occ.0;
+    let screen = nearest::<DIR>(blockers);
+    (
+        before::<DIR>(ray, screen),
+        nearest::<DIR>(blockers ^ screen),
+    )
 }
 
 /// Points a horse on `sq` reaches, legs taken into account.
@@ -156,17 +220,8 @@ pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
             found |= step.targets & by.horses;
         }
     }
-    for (dir, rays) in RAYS.iter().enumerate() {
-        let blockers = rays[k.index()].0 & occ.0;
-        if blockers == 0 {
-            continue;
-        }
-        let first = first_on_ray(dir, blockers);
-        found.0 |= bit(first) & by.rook_like.0;
-        let beyond = RAYS[dir][first].0 & occ.0;
-        if beyond != 0 {
-            found.0 |= (bit(first_on_ray(dir, beyond))) & by.cannons.0;
-        }
+    for (first, second) in lines_from(k, occ) {
+        found.0 |= first & by.rook_like.0 | second & by.cannons.0;
     }
     found
 }
@@ -220,21 +275,11 @@ pub fn is_attacked_by(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> b
     if (rooks | cannons).is_empty() {
         return false;
     }
-    for (dir, rays) in RAYS.iter().enumerate() {
-        let blockers = rays[i].0 & occ.0;
-        if blockers == 0 {
-            continue;
-        }
-        let first = first_on_ray(dir, blockers);
-        if bit(first) & rooks.0 != 0 {
-            return true;
-        }
-        let beyond = RAYS[dir][first].0 & occ.0;
-        if beyond != 0 && bit(first_on_ray(dir, beyond)) & cannons.0 != 0 {
-            return true;
-        }
-    }
-    false
+    let hits = |(first, second): (u128, u128)| first & rooks.0 | second & cannons.0 != 0;
+    hits(first_two::<0>(sq, occ))
+        || hits(first_two::<1>(sq, occ))
+        || hits(first_two::<2>(sq, occ))
+        || hits(first_two::<3>(sq, occ))
 }
 
 /// Whether the king of `color` is attacked in this position (whoever is to move).
