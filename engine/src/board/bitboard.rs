@@ -11,7 +11,7 @@ use super::{Color, Square};
 /// shifting within the 64-bit half that holds the square is cheaper.
 #[must_use]
 #[inline(always)]
-pub(crate) const fn bit(index: usize) -> u128 {
+const fn bit(index: usize) -> u128 {
     let low = 1u64 << (index & 63);
     if index < 64 {
         low as u128

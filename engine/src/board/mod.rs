@@ -23,7 +23,6 @@ mod position;
 mod square;
 mod zobrist;
 
-pub(crate) use bitboard::bit;
 pub use bitboard::{BitBoard, BitIter};
 pub use fen::{FenError, START_FEN};
 pub use mv::{Move, MoveParseError};

@@ -16,7 +16,8 @@
 //! recomputed with the occupancy after the move.
 
 use super::attacks::{
-    cannon_moves, elephant_attacks, horse_attacks, king_attackers, rook_attacks, Attackers,
+    before, cannon_moves, elephant_attacks, horse_attacks, king_attackers, nearest, rook_attacks,
+    Attackers,
 };
 use super::movelist::MoveList;
 use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_STEPS, RAYS};
@@ -54,7 +55,6 @@ impl LegalFilter {
         let enemy = Attackers::of(pos, !us);
         let mut checkers = super::tables::PAWN_ATTACKERS[(!us).index()][king.index()] & enemy.pawns;
         let mut pinned = BitBoard::EMPTY;
-        let mut screens = BitBoard::EMPTY;
 
         for step in &HORSE_ATTACKERS[king.index()] {
             let aimed = step.targets & enemy.horses;
@@ -66,33 +66,14 @@ impl LegalFilter {
                 }
             }
         }
-        for (dir, rays) in RAYS.iter().enumerate() {
-            let ray = rays[king.index()];
-            let mut blockers = (ray & occ).0;
-            let Some(b1) = pop_first(dir, &mut blockers) else {
-                continue;
-            };
-            if enemy.rook_like.has(b1) {
-                checkers = checkers.with(b1);
-            }
-            if enemy.cannons.has(b1) {
-                screens |= ray ^ RAYS[dir][b1.index()] ^ BitBoard::from_square(b1);
-            }
-            let Some(b2) = pop_first(dir, &mut blockers) else {
-                continue;
-            };
-            if enemy.rook_like.has(b2) && own.has(b1) {
-                pinned = pinned.with(b1);
-            }
-            if enemy.cannons.has(b2) {
-                checkers = checkers.with(b2);
-            }
-            if let Some(b3) = pop_first(dir, &mut blockers) {
-                if enemy.cannons.has(b3) {
-                    pinned |= (BitBoard::from_square(b1) | BitBoard::from_square(b2)) & own;
-                }
-            }
-        }
+        let mut lines = LineFacts::default();
+        lines.add::<0>(king, occ, own, &enemy);
+        lines.add::<1>(king, occ, own, &enemy);
+        lines.add::<2>(king, occ, own, &enemy);
+        lines.add::<3>(king, occ, own, &enemy);
+        checkers.0 |= lines.checkers;
+        pinned.0 |= lines.pinned;
+        let screens = BitBoard(lines.screens);
         LegalFilter {
             king,
             occ,
@@ -119,19 +100,49 @@ impl LegalFilter {
     }
 }
 
-/// Removes and returns the first blocker on a ray (see `first_on_ray`).
-#[inline(always)]
-fn pop_first(dir: usize, blockers: &mut u128) -> Option<Square> {
-    if *blockers == 0 {
-        return None;
+/// What the lines through the king contribute to a [`LegalFilter`], as bit sets.
+#[derive(Default)]
+struct LineFacts {
+    checkers: u128,
+    pinned: u128,
+    screens: u128,
+}
+
+impl LineFacts {
+    /// Adds the facts of the ray `DIR` from the king, from its first three pieces.
+    #[inline(always)]
+    fn add<const DIR: usize>(
+        &mut self,
+        king: Square,
+        occ: BitBoard,
+        own: BitBoard,
+        enemy: &Attackers,
+    ) {
+        let ray = RAYS[DIR][king.index()].0;
+        let (rook_like, cannons) = (enemy.rook_like.0, enemy.cannons.0);
+        let blockers = ray & occ.0;
+        if blockers == 0 {
+            return;
+        }
+        let b1 = nearest::<DIR>(blockers);
+        self.checkers |= b1 & rook_like;
+        if b1 & cannons != 0 {
+            self.screens |= before::<DIR>(ray, b1);
+        }
+        let beyond = blockers ^ b1;
+        if beyond == 0 {
+            return;
+        }
+        let b2 = nearest::<DIR>(beyond);
+        self.checkers |= b2 & cannons;
+        if b2 & rook_like != 0 {
+            self.pinned |= b1 & own.0;
+        }
+        let b3 = nearest::<DIR>(beyond ^ b2);
+        if b3 & cannons != 0 {
+            self.pinned |= (b1 | b2) & own.0;
+        }
     }
-    let index = if dir < 2 {
-        blockers.trailing_zeros()
-    } else {
-        127 - blockers.leading_zeros()
-    };
-    *blockers &= !crate::board::bit(index as usize);
-    Some(Square::from_index_trusted(index as u8))
 }
 
 /// Where generated moves go: a list, or just a count.
