@@ -33,6 +33,13 @@ pub struct LegalFilter {
     in_check: bool,
     pinned: BitBoard,
     screens: BitBoard,
+    /// When in check, the points a non-king move must reach to possibly be legal: the
+    /// checkers, the points between a checking line piece and the king, and the legs of
+    /// checking horses.
+    evasions: BitBoard,
+    /// The screens of checking cannons: moving one of them away may end the check
+    /// wherever it goes.
+    checking_screens: BitBoard,
 }
 
 impl LegalFilter {
@@ -55,12 +62,14 @@ impl LegalFilter {
         let enemy = Attackers::of(pos, !us);
         let mut checkers = super::tables::PAWN_ATTACKERS[(!us).index()][king.index()] & enemy.pawns;
         let mut pinned = BitBoard::EMPTY;
+        let mut evasions = checkers;
 
         for step in &HORSE_ATTACKERS[king.index()] {
             let aimed = step.targets & enemy.horses;
             if aimed.any() {
                 if !occ.has(step.block) {
                     checkers |= aimed;
+                    evasions |= aimed.with(step.block);
                 } else if own.has(step.block) {
                     pinned = pinned.with(step.block);
                 }
@@ -73,14 +82,16 @@ impl LegalFilter {
         lines.add::<3>(king, occ, own, &enemy);
         checkers.0 |= lines.checkers;
         pinned.0 |= lines.pinned;
-        let screens = BitBoard(lines.screens);
+        evasions.0 |= lines.evasions;
         LegalFilter {
             king,
             occ,
             enemy,
             in_check: checkers.any(),
             pinned,
-            screens,
+            screens: BitBoard(lines.screens),
+            evasions,
+            checking_screens: BitBoard(lines.checking_screens),
         }
     }
 
@@ -98,6 +109,19 @@ impl LegalFilter {
     fn needs_test(&self, from: Square) -> bool {
         self.in_check || self.pinned.has(from)
     }
+
+    /// The targets of a non-king piece on `from` worth the exact test: all of them,
+    /// except in check, when a move that neither captures a checker, nor blocks a line
+    /// or a leg of one, nor moves a checking cannon's screen away leaves the king in
+    /// check.
+    #[inline]
+    fn candidates(&self, from: Square, targets: BitBoard) -> BitBoard {
+        if self.in_check && !self.checking_screens.has(from) {
+            targets & self.evasions
+        } else {
+            targets
+        }
+    }
 }
 
 /// What the lines through the king contribute to a [`LegalFilter`], as bit sets.
@@ -106,6 +130,8 @@ struct LineFacts {
     checkers: u128,
     pinned: u128,
     screens: u128,
+    evasions: u128,
+    checking_screens: u128,
 }
 
 impl LineFacts {
@@ -125,7 +151,10 @@ impl LineFacts {
             return;
         }
         let b1 = nearest::<DIR>(blockers);
-        self.checkers |= b1 & rook_like;
+        if b1 & rook_like != 0 {
+            self.checkers |= b1;
+            self.evasions |= before::<DIR>(ray, b1) | b1;
+        }
         if b1 & cannons != 0 {
             self.screens |= before::<DIR>(ray, b1);
         }
@@ -134,7 +163,11 @@ impl LineFacts {
             return;
         }
         let b2 = nearest::<DIR>(beyond);
-        self.checkers |= b2 & cannons;
+        if b2 & cannons != 0 {
+            self.checkers |= b2;
+            self.evasions |= before::<DIR>(ray, b2) | b2;
+            self.checking_screens |= b1;
+        }
         if b2 & rook_like != 0 {
             self.pinned |= b1 & own.0;
         }
@@ -184,7 +217,7 @@ impl Sink for Counter {
 #[inline(always)]
 fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &mut S) {
     if filter.needs_test(from) {
-        for to in targets {
+        for to in filter.candidates(from, targets) {
             if filter.king_safe_after(from, to) {
                 sink.add(from, to);
             }
