@@ -70,6 +70,20 @@ fn lines_from(sq: Square, occ: BitBoard) -> [(u128, u128); 4] {
     ]
 }
 
+/// The pieces a rook and a cannon on `sq` could capture, of either colour: the first
+/// and the second piece on each line. Cheaper than [`rook_attacks`] and
+/// [`cannon_moves`] when only captures are wanted.
+#[must_use]
+#[inline]
+pub fn line_hits(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
+    let (mut rook, mut cannon) = (0u128, 0u128);
+    for (first, second) in lines_from(sq, occ) {
+        rook |= first;
+        cannon |= second;
+    }
+    (BitBoard(rook), BitBoard(cannon))
+}
+
 /// Squares a rook on `sq` attacks: every empty point up to and including the first
 /// blocker in each direction.
 #[must_use]
