@@ -397,6 +397,14 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
     if !relevant.has(from) && !relevant.has(to) {
         return false;
     }
+    checks_near_king(pos, from, to, king)
+}
+
+/// `gives_check` for a move that starts or ends near the enemy king. Kept out of line:
+/// most moves are decided by the cheap test above, which then needs no stack frame.
+#[inline(never)]
+fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> bool {
+    let us = pos.side_to_move();
     let Some(piece) = pos.piece_at(from) else {
         return false;
     };
