@@ -193,6 +193,9 @@ impl MovePicker {
         Some(picked)
     }
 
+    // The generators are kept out of line: inlined, they made `next_move`, called once
+    // per move, set up a large stack frame on every call.
+    #[inline(never)]
     fn generate_captures(&mut self, pos: &Position) {
         let filter = self.filter.insert(LegalFilter::new(pos));
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
@@ -211,6 +214,7 @@ impl MovePicker {
         self.next = 0;
     }
 
+    #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
         match &self.filter {
