@@ -214,6 +214,14 @@ impl Searcher {
         self.attacking_material_of(self.pos.side_to_move())
     }
 
+    /// Whether a side has a rook, horse or cannon: whether its attacking material is not
+    /// zero, without counting it (`count_ones` is a long sequence on CPUs without
+    /// `popcnt`, which the default x86-64 target does not assume).
+    fn has_attacking_pieces(&self, us: crate::board::Color) -> bool {
+        let pieces = |kind| self.pos.pieces_of(us, kind);
+        (pieces(PieceKind::Rook) | pieces(PieceKind::Horse) | pieces(PieceKind::Cannon)).any()
+    }
+
     /// Material of a side apart from king, advisors, elephants and pawns.
     fn attacking_material_of(&self, us: crate::board::Color) -> i32 {
         [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
@@ -389,7 +397,7 @@ impl Searcher {
         let killers = self.heuristics.killers(ply);
         // Against a side without rook, horse or cannon a quiet move may stalemate it (a
         // win): such nodes prune no quiet move.
-        let may_stalemate = self.attacking_material_of(!self.pos.side_to_move()) == 0;
+        let may_stalemate = !self.has_attacking_pieces(!self.pos.side_to_move());
 
         while let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) {
             legal += 1;
@@ -531,7 +539,10 @@ impl Searcher {
         }
         // With only king, advisors, elephants and pawns a side can be stalemated, which
         // loses in Xiangqi: the static evaluation would miss it.
-        if !checked && self.attacking_material() == 0 && !has_legal_move(&self.pos) {
+        if !checked
+            && !self.has_attacking_pieces(self.pos.side_to_move())
+            && !has_legal_move(&self.pos)
+        {
             return -MATE + ply as i32;
         }
         let stand_pat = if checked {
