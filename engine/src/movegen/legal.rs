@@ -447,15 +447,19 @@ fn checks_from_off_line(pos: &Position, kind: PieceKind, to: Square, king: Squar
         return false;
     };
     let between = RAYS[dir][king.index()] ^ RAYS[dir][to.index()] ^ BitBoard::from_square(to);
-    let pieces_between = (between & occ).count();
+    // None or exactly one piece between, told without `count_ones` (a long sequence
+    // without the popcnt feature).
+    let pieces_between = between & occ;
+    let none_between = pieces_between.is_empty();
+    let one_between = pieces_between.any() && !pieces_between.has_several();
     match kind {
-        PieceKind::Rook if pieces_between == 0 => return true,
-        PieceKind::King if pieces_between == 0 && king.file() == to.file() => return true,
-        PieceKind::Cannon if pieces_between == 1 => return true,
+        PieceKind::Rook if none_between => return true,
+        PieceKind::King if none_between && king.file() == to.file() => return true,
+        PieceKind::Cannon if one_between => return true,
         _ => {}
     }
     // A piece landing on an empty point between the king and our cannon, alone there.
-    if occ.has(to) || pieces_between != 0 {
+    if occ.has(to) || !none_between {
         return false;
     }
     let beyond = RAYS[dir][to.index()] & occ;
