@@ -216,6 +216,10 @@ impl Sink for Counter {
 /// Emits the legal moves among `targets` of the piece on `from`.
 #[inline(always)]
 fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &mut S) {
+    // Most pieces have no capture at all: skip the legality bookkeeping for them.
+    if targets.is_empty() {
+        return;
+    }
     if filter.needs_test(from) {
         for to in filter.candidates(from, targets) {
             if filter.king_safe_after(from, to) {
