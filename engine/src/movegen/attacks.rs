@@ -70,18 +70,30 @@ fn lines_from(sq: Square, occ: BitBoard) -> [(u128, u128); 4] {
     ]
 }
 
-/// The pieces a rook and a cannon on `sq` could capture, of either colour: the first
-/// and the second piece on each line. Cheaper than [`rook_attacks`] and
-/// [`cannon_moves`] when only captures are wanted.
+/// The pieces a rook on `sq` could capture, of either colour: the first piece on each
+/// line. Cheaper than [`rook_attacks`] when only captures are wanted.
 #[must_use]
 #[inline]
-pub fn line_hits(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
-    let (mut rook, mut cannon) = (0u128, 0u128);
-    for (first, second) in lines_from(sq, occ) {
-        rook |= first;
-        cannon |= second;
+pub fn rook_hits(sq: Square, occ: BitBoard) -> BitBoard {
+    let i = sq.index();
+    BitBoard(
+        nearest::<0>(RAYS[0][i].0 & occ.0)
+            | nearest::<1>(RAYS[1][i].0 & occ.0)
+            | nearest::<2>(RAYS[2][i].0 & occ.0)
+            | nearest::<3>(RAYS[3][i].0 & occ.0),
+    )
+}
+
+/// The pieces a cannon on `sq` could capture, of either colour: the second piece on
+/// each line. Cheaper than [`cannon_moves`] when only captures are wanted.
+#[must_use]
+#[inline]
+pub fn cannon_hits(sq: Square, occ: BitBoard) -> BitBoard {
+    let mut hits = 0;
+    for (_, second) in lines_from(sq, occ) {
+        hits |= second;
     }
-    (BitBoard(rook), BitBoard(cannon))
+    BitBoard(hits)
 }
 
 /// Squares a rook on `sq` attacks: every empty point up to and including the first

@@ -16,8 +16,8 @@
 //! recomputed with the occupancy after the move.
 
 use super::attacks::{
-    before, cannon_moves, elephant_attacks, horse_attacks, king_attackers, line_hits, nearest,
-    rook_attacks, Attackers,
+    before, cannon_hits, cannon_moves, elephant_attacks, horse_attacks, king_attackers, nearest,
+    rook_attacks, rook_hits, Attackers,
 };
 use super::movelist::MoveList;
 use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_STEPS, RAYS};
@@ -264,7 +264,7 @@ fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, 
 
     for from in pos.pieces_of(us, PieceKind::Rook) {
         let targets = match kind {
-            Kind::Captures => line_hits(from, occ).0,
+            Kind::Captures => rook_hits(from, occ),
             Kind::All | Kind::Quiets => rook_attacks(from, occ),
         };
         emit(filter, from, targets & allowed, sink);
@@ -275,7 +275,7 @@ fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, 
                 let (quiet, captures) = cannon_moves(from, occ);
                 quiet | captures & enemy_pieces
             }
-            Kind::Captures => line_hits(from, occ).1 & enemy_pieces,
+            Kind::Captures => cannon_hits(from, occ) & enemy_pieces,
             Kind::Quiets => cannon_moves(from, occ).0,
         };
         emit(filter, from, targets, sink);
