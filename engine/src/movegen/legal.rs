@@ -20,7 +20,9 @@ use super::attacks::{
     rook_attacks, rook_hits, Attackers,
 };
 use super::movelist::MoveList;
-use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_STEPS, RAYS};
+use super::tables::{
+    ADVISOR_STEPS, ELEPHANT_REACH, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS, PAWN_STEPS, RAYS,
+};
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 
 /// Per-position facts for the legality filter. Computed once per position, it serves
@@ -280,8 +282,15 @@ fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, 
         };
         emit(filter, from, targets, sink);
     }
+    // A horse or elephant that could take nothing even unblocked is skipped before its
+    // legs or eyes are looked at (most of them, when generating captures).
+    let may_capture = |reach: &[BitBoard; Square::COUNT], from: Square| {
+        kind != Kind::Captures || (reach[from.index()] & enemy_pieces).any()
+    };
     for from in pos.pieces_of(us, PieceKind::Horse) {
-        emit(filter, from, horse_attacks(from, occ) & allowed, sink);
+        if may_capture(&HORSE_REACH, from) {
+            emit(filter, from, horse_attacks(from, occ) & allowed, sink);
+        }
     }
     for from in pos.pieces_of(us, PieceKind::Pawn) {
         emit(
@@ -292,7 +301,9 @@ fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, 
         );
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
-        emit(filter, from, elephant_attacks(from, occ) & allowed, sink);
+        if may_capture(&ELEPHANT_REACH, from) {
+            emit(filter, from, elephant_attacks(from, occ) & allowed, sink);
+        }
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
         emit(filter, from, ADVISOR_STEPS[from.index()] & allowed, sink);
