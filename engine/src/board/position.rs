@@ -30,6 +30,9 @@ pub struct Position {
     fullmove: u16,
     material: [i32; 2],
     placement: [i32; 2],
+    /// Where each king stands, kept as pieces move (asked at every node; finding it in
+    /// the bitboard costs a 128-bit bit scan).
+    kings: [Square; 2],
 }
 
 impl Position {
@@ -45,6 +48,7 @@ impl Position {
             fullmove: 1,
             material: [0; 2],
             placement: [0; 2],
+            kings: [Square::ALL[0]; 2],
         }
     }
 
@@ -123,11 +127,9 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn king(&self, color: Color) -> Square {
-        match self.pieces_of(color, PieceKind::King).first() {
-            Some(sq) => sq,
-            // Every constructed position has both kings (FEN validation).
-            None => Square::ALL[0],
-        }
+        // Every constructed position has both kings (FEN validation); a board still
+        // being built without one answers a0.
+        self.kings[color.index()]
     }
 
     /// Sum of the material values of a side's pieces (see [`psqt`]).
@@ -154,6 +156,15 @@ impl Position {
         self.key ^= zobrist::piece_key(piece, sq);
         self.material[piece.color().index()] += psqt::material(piece.kind());
         self.placement[piece.color().index()] += psqt::placement(piece, sq);
+        self.note_king(piece, sq);
+    }
+
+    /// Records where a king now stands.
+    #[inline]
+    fn note_king(&mut self, piece: Piece, sq: Square) {
+        if piece.kind() == PieceKind::King {
+            self.kings[piece.color().index()] = sq;
+        }
     }
 
     /// Removes the piece on a square (which must hold `piece`).
@@ -180,6 +191,7 @@ impl Position {
         self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         self.placement[piece.color().index()] +=
             psqt::placement(piece, to) - psqt::placement(piece, from);
+        self.note_king(piece, to);
     }
 
     pub(crate) fn set_side(&mut self, side: Color) {
