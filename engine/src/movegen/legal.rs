@@ -149,7 +149,8 @@ impl LineFacts {
         let ray = RAYS[DIR][king.index()].0;
         let (rook_like, cannons) = (enemy.rook_like.0, enemy.cannons.0);
         let blockers = ray & occ.0;
-        if blockers == 0 {
+        // Checks, pins and screens all need an enemy rook, king or cannon on the ray.
+        if ray & (rook_like | cannons) == 0 {
             return;
         }
         let b1 = nearest::<DIR>(blockers);
