@@ -59,6 +59,18 @@ fn first_two<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
     (first, nearest::<DIR>(blockers ^ first))
 }
 
+/// The pieces among `rooks` and `cannons` that attack `sq` along the ray `DIR`: a rook
+/// as the first piece on it, a cannon as the second. A ray with none of them on it is
+/// not scanned.
+#[inline(always)]
+fn line_attackers<const DIR: usize>(sq: Square, occ: BitBoard, rooks: u128, cannons: u128) -> u128 {
+    if RAYS[DIR][sq.index()].0 & (rooks | cannons) == 0 {
+        return 0;
+    }
+    let (first, second) = first_two::<DIR>(sq, occ);
+    first & rooks | second & cannons
+}
+
 /// [`first_two`] on the four rays from `sq`, in direction order.
 #[inline(always)]
 fn lines_from(sq: Square, occ: BitBoard) -> [(u128, u128); 4] {
@@ -246,9 +258,11 @@ pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
             found |= step.targets & by.horses;
         }
     }
-    for (first, second) in lines_from(k, occ) {
-        found.0 |= first & by.rook_like.0 | second & by.cannons.0;
-    }
+    let (rooks, cannons) = (by.rook_like.0, by.cannons.0);
+    found.0 |= line_attackers::<0>(k, occ, rooks, cannons)
+        | line_attackers::<1>(k, occ, rooks, cannons)
+        | line_attackers::<2>(k, occ, rooks, cannons)
+        | line_attackers::<3>(k, occ, rooks, cannons);
     found
 }
 
@@ -301,11 +315,11 @@ pub fn is_attacked_by(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> b
     if (rooks | cannons).is_empty() {
         return false;
     }
-    let hits = |(first, second): (u128, u128)| first & rooks.0 | second & cannons.0 != 0;
-    hits(first_two::<0>(sq, occ))
-        || hits(first_two::<1>(sq, occ))
-        || hits(first_two::<2>(sq, occ))
-        || hits(first_two::<3>(sq, occ))
+    let (rooks, cannons) = (rooks.0, cannons.0);
+    line_attackers::<0>(sq, occ, rooks, cannons) != 0
+        || line_attackers::<1>(sq, occ, rooks, cannons) != 0
+        || line_attackers::<2>(sq, occ, rooks, cannons) != 0
+        || line_attackers::<3>(sq, occ, rooks, cannons) != 0
 }
 
 /// Whether the king of `color` is attacked in this position (whoever is to move).
