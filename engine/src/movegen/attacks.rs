@@ -1,8 +1,8 @@
 //! Attacks of every piece kind, and "is this king attacked" for any occupancy.
 
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
-    PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_REACH, HORSE_STEPS, KING_STEPS,
+    PAWN_ATTACKERS, PAWN_STEPS, RAYS,
 };
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 
@@ -253,9 +253,13 @@ impl Attackers {
 #[inline]
 pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
     let mut found = PAWN_ATTACKERS[by.color.index()][k.index()] & by.pawns;
-    for step in &HORSE_ATTACKERS[k.index()] {
-        if !occ.has(step.block) {
-            found |= step.targets & by.horses;
+    // Horse moves are symmetric: only a horse within a horse's reach of `k` can attack
+    // it, and usually there is none, so the legs need no look.
+    if (HORSE_REACH[k.index()] & by.horses).any() {
+        for step in &HORSE_ATTACKERS[k.index()] {
+            if !occ.has(step.block) {
+                found |= step.targets & by.horses;
+            }
         }
     }
     let (rooks, cannons) = (by.rook_like.0, by.cannons.0);

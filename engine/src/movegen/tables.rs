@@ -351,6 +351,12 @@ mod tests {
                 .iter()
                 .fold(BitBoard::EMPTY, |a, s| a | s.targets);
             assert_eq!(attackers, from_steps, "horse attackers of {target}");
+            // Horse moves are symmetric (`king_attackers` relies on it).
+            assert_eq!(
+                attackers,
+                HORSE_REACH[target.index()],
+                "horse reach of {target}"
+            );
         }
     }
 }
