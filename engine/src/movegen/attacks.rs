@@ -1,8 +1,8 @@
 //! Attacks of every piece kind, and "is this king attacked" for any occupancy.
 
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_REACH, HORSE_STEPS, KING_STEPS,
-    PAWN_ATTACKERS, PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_REACH, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_REACH, HORSE_STEPS,
+    KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS,
 };
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 
@@ -300,15 +300,18 @@ pub fn attackers_to(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> Bit
 pub fn is_attacked_by(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> bool {
     let piece = |kind: PieceKind| pos.pieces_of(by, kind) & occ;
     let i = sq.index();
+    // Elephant and horse moves are symmetric: only those within reach of `sq` can attack
+    // it, and their eyes or legs are looked at only then.
+    let elephants = piece(PieceKind::Elephant);
     if (PAWN_ATTACKERS[by.index()][i] & piece(PieceKind::Pawn)).any()
         || (KING_STEPS[i] & piece(PieceKind::King)).any()
         || (ADVISOR_STEPS[i] & piece(PieceKind::Advisor)).any()
-        || (elephant_attacks(sq, occ) & piece(PieceKind::Elephant)).any()
+        || (ELEPHANT_REACH[i] & elephants).any() && (elephant_attacks(sq, occ) & elephants).any()
     {
         return true;
     }
     let horses = piece(PieceKind::Horse);
-    if horses.any()
+    if (HORSE_REACH[i] & horses).any()
         && HORSE_ATTACKERS[i]
             .iter()
             .any(|step| (step.targets & horses).any() && !occ.has(step.block))
