@@ -66,7 +66,13 @@ impl LegalFilter {
         let mut pinned = BitBoard::EMPTY;
         let mut evasions = checkers;
 
-        for step in &HORSE_ATTACKERS[king.index()] {
+        // With no enemy horse within a horse's reach of the king, no leg matters.
+        let horse_steps: &[_] = if (HORSE_REACH[king.index()] & enemy.horses).any() {
+            &HORSE_ATTACKERS[king.index()]
+        } else {
+            &[]
+        };
+        for step in horse_steps {
             let aimed = step.targets & enemy.horses;
             if aimed.any() {
                 if !occ.has(step.block) {
