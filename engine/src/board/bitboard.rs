@@ -5,6 +5,21 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use super::{Color, Square};
 
+/// The bit of square index `index` (below 90).
+///
+/// Shifting a `u128` by a variable amount takes about seven x86-64 instructions;
+/// shifting within the 64-bit half that holds the square is cheaper.
+#[must_use]
+#[inline(always)]
+const fn bit(index: usize) -> u128 {
+    let low = 1u64 << (index & 63);
+    if index < 64 {
+        low as u128
+    } else {
+        (low as u128) << 64
+    }
+}
+
 /// A set of squares.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct BitBoard(pub u128);
@@ -17,8 +32,9 @@ impl BitBoard {
 
     /// The set holding one square.
     #[must_use]
+    #[inline]
     pub const fn from_square(sq: Square) -> BitBoard {
-        BitBoard(1u128 << sq.index())
+        BitBoard(bit(sq.index()))
     }
 
     /// Ranks 0..=4 for Red, 5..=9 for Black: the side of the river a side starts on.
@@ -55,8 +71,16 @@ impl BitBoard {
 
     /// Whether the square is in the set.
     #[must_use]
+    #[inline]
     pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        // Tests within the 64-bit half holding the square (see `from_square`).
+        let index = sq.index();
+        let half = if index < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        half >> (index & 63) & 1 != 0
     }
 
     /// Number of squares in the set.
@@ -89,14 +113,16 @@ impl BitBoard {
 
     /// The set with one square added.
     #[must_use]
+    #[inline]
     pub const fn with(self, sq: Square) -> BitBoard {
-        BitBoard(self.0 | 1u128 << sq.index())
+        BitBoard(self.0 | BitBoard::from_square(sq).0)
     }
 
     /// The set with one square removed.
     #[must_use]
+    #[inline]
     pub const fn without(self, sq: Square) -> BitBoard {
-        BitBoard(self.0 & !(1u128 << sq.index()))
+        BitBoard(self.0 & !BitBoard::from_square(sq).0)
     }
 
     /// Whether the set has more than one square.
@@ -108,30 +134,45 @@ impl BitBoard {
     /// The squares of the set in increasing order.
     #[must_use]
     pub const fn iter(self) -> BitIter {
-        BitIter(self.0)
+        BitIter {
+            low: self.0 as u64,
+            high: (self.0 >> 64) as u64,
+        }
     }
 }
 
 /// Iterator over the squares of a [`BitBoard`], lowest first.
+///
+/// It walks the two 64-bit halves in turn: finding and clearing the lowest bit of a
+/// `u64` takes about half the instructions it takes on a `u128`.
 #[derive(Clone, Debug)]
-pub struct BitIter(u128);
+pub struct BitIter {
+    low: u64,
+    high: u64,
+}
 
 impl Iterator for BitIter {
     type Item = Square;
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        let index = if self.low != 0 {
+            let index = self.low.trailing_zeros();
+            self.low &= self.low - 1;
+            index
+        } else if self.high != 0 {
+            let index = self.high.trailing_zeros();
+            self.high &= self.high - 1;
+            index + 64
+        } else {
             return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
+        };
         // Bits of a board mask are below 90.
-        Some(Square::from_index_trusted(index))
+        Some(Square::from_index_trusted(index as u8))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = (self.low.count_ones() + self.high.count_ones()) as usize;
         (n, Some(n))
     }
 }

@@ -16,10 +16,13 @@
 //! recomputed with the occupancy after the move.
 
 use super::attacks::{
-    cannon_moves, elephant_attacks, horse_attacks, king_attackers, rook_attacks, Attackers,
+    before, cannon_hits, cannon_moves, elephant_attacks, horse_attacks, king_attackers, nearest,
+    rook_attacks, rook_hits, Attackers,
 };
 use super::movelist::MoveList;
-use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_STEPS, RAYS};
+use super::tables::{
+    ADVISOR_STEPS, ELEPHANT_REACH, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS, PAWN_STEPS, RAYS,
+};
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 
 /// Per-position facts for the legality filter. Computed once per position, it serves
@@ -32,6 +35,13 @@ pub struct LegalFilter {
     in_check: bool,
     pinned: BitBoard,
     screens: BitBoard,
+    /// When in check, the points a non-king move must reach to possibly be legal: the
+    /// checkers, the points between a checking line piece and the king, and the legs of
+    /// checking horses.
+    evasions: BitBoard,
+    /// The screens of checking cannons: moving one of them away may end the check
+    /// wherever it goes.
+    checking_screens: BitBoard,
 }
 
 impl LegalFilter {
@@ -54,52 +64,42 @@ impl LegalFilter {
         let enemy = Attackers::of(pos, !us);
         let mut checkers = super::tables::PAWN_ATTACKERS[(!us).index()][king.index()] & enemy.pawns;
         let mut pinned = BitBoard::EMPTY;
-        let mut screens = BitBoard::EMPTY;
+        let mut evasions = checkers;
 
-        for step in &HORSE_ATTACKERS[king.index()] {
+        // With no enemy horse within a horse's reach of the king, no leg matters.
+        let horse_steps: &[_] = if (HORSE_REACH[king.index()] & enemy.horses).any() {
+            &HORSE_ATTACKERS[king.index()]
+        } else {
+            &[]
+        };
+        for step in horse_steps {
             let aimed = step.targets & enemy.horses;
             if aimed.any() {
                 if !occ.has(step.block) {
                     checkers |= aimed;
+                    evasions |= aimed.with(step.block);
                 } else if own.has(step.block) {
                     pinned = pinned.with(step.block);
                 }
             }
         }
-        for (dir, rays) in RAYS.iter().enumerate() {
-            let ray = rays[king.index()];
-            let mut blockers = (ray & occ).0;
-            let Some(b1) = pop_first(dir, &mut blockers) else {
-                continue;
-            };
-            if enemy.rook_like.has(b1) {
-                checkers = checkers.with(b1);
-            }
-            if enemy.cannons.has(b1) {
-                screens |= ray ^ RAYS[dir][b1.index()] ^ BitBoard::from_square(b1);
-            }
-            let Some(b2) = pop_first(dir, &mut blockers) else {
-                continue;
-            };
-            if enemy.rook_like.has(b2) && own.has(b1) {
-                pinned = pinned.with(b1);
-            }
-            if enemy.cannons.has(b2) {
-                checkers = checkers.with(b2);
-            }
-            if let Some(b3) = pop_first(dir, &mut blockers) {
-                if enemy.cannons.has(b3) {
-                    pinned |= (BitBoard::from_square(b1) | BitBoard::from_square(b2)) & own;
-                }
-            }
-        }
+        let mut lines = LineFacts::default();
+        lines.add::<0>(king, occ, own, &enemy);
+        lines.add::<1>(king, occ, own, &enemy);
+        lines.add::<2>(king, occ, own, &enemy);
+        lines.add::<3>(king, occ, own, &enemy);
+        checkers.0 |= lines.checkers;
+        pinned.0 |= lines.pinned;
+        evasions.0 |= lines.evasions;
         LegalFilter {
             king,
             occ,
             enemy,
             in_check: checkers.any(),
             pinned,
-            screens,
+            screens: BitBoard(lines.screens),
+            evasions,
+            checking_screens: BitBoard(lines.checking_screens),
         }
     }
 
@@ -117,21 +117,74 @@ impl LegalFilter {
     fn needs_test(&self, from: Square) -> bool {
         self.in_check || self.pinned.has(from)
     }
+
+    /// The targets of a non-king piece on `from` worth the exact test: all of them,
+    /// except in check, when a move that neither captures a checker, nor blocks a line
+    /// or a leg of one, nor moves a checking cannon's screen away leaves the king in
+    /// check.
+    #[inline]
+    fn candidates(&self, from: Square, targets: BitBoard) -> BitBoard {
+        if self.in_check && !self.checking_screens.has(from) {
+            targets & self.evasions
+        } else {
+            targets
+        }
+    }
 }
 
-/// Removes and returns the first blocker on a ray (see `first_on_ray`).
-#[inline(always)]
-fn pop_first(dir: usize, blockers: &mut u128) -> Option<Square> {
-    if *blockers == 0 {
-        return None;
+/// What the lines through the king contribute to a [`LegalFilter`], as bit sets.
+#[derive(Default)]
+struct LineFacts {
+    checkers: u128,
+    pinned: u128,
+    screens: u128,
+    evasions: u128,
+    checking_screens: u128,
+}
+
+impl LineFacts {
+    /// Adds the facts of the ray `DIR` from the king, from its first three pieces.
+    #[inline(always)]
+    fn add<const DIR: usize>(
+        &mut self,
+        king: Square,
+        occ: BitBoard,
+        own: BitBoard,
+        enemy: &Attackers,
+    ) {
+        let ray = RAYS[DIR][king.index()].0;
+        let (rook_like, cannons) = (enemy.rook_like.0, enemy.cannons.0);
+        let blockers = ray & occ.0;
+        // Checks, pins and screens all need an enemy rook, king or cannon on the ray.
+        if ray & (rook_like | cannons) == 0 {
+            return;
+        }
+        let b1 = nearest::<DIR>(blockers);
+        if b1 & rook_like != 0 {
+            self.checkers |= b1;
+            self.evasions |= before::<DIR>(ray, b1) | b1;
+        }
+        if b1 & cannons != 0 {
+            self.screens |= before::<DIR>(ray, b1);
+        }
+        let beyond = blockers ^ b1;
+        if beyond == 0 {
+            return;
+        }
+        let b2 = nearest::<DIR>(beyond);
+        if b2 & cannons != 0 {
+            self.checkers |= b2;
+            self.evasions |= before::<DIR>(ray, b2) | b2;
+            self.checking_screens |= b1;
+        }
+        if b2 & rook_like != 0 {
+            self.pinned |= b1 & own.0;
+        }
+        let b3 = nearest::<DIR>(beyond ^ b2);
+        if b3 & cannons != 0 {
+            self.pinned |= (b1 | b2) & own.0;
+        }
     }
-    let index = if dir < 2 {
-        blockers.trailing_zeros()
-    } else {
-        127 - blockers.leading_zeros()
-    };
-    *blockers &= !(1u128 << index);
-    Some(Square::from_index_trusted(index as u8))
 }
 
 /// Where generated moves go: a list, or just a count.
@@ -172,8 +225,12 @@ impl Sink for Counter {
 /// Emits the legal moves among `targets` of the piece on `from`.
 #[inline(always)]
 fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &mut S) {
+    // Most pieces have no capture at all: skip the legality bookkeeping for them.
+    if targets.is_empty() {
+        return;
+    }
     if filter.needs_test(from) {
-        for to in targets {
+        for to in filter.candidates(from, targets) {
             if filter.king_safe_after(from, to) {
                 sink.add(from, to);
             }
@@ -215,19 +272,32 @@ fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, 
     };
 
     for from in pos.pieces_of(us, PieceKind::Rook) {
-        emit(filter, from, rook_attacks(from, occ) & allowed, sink);
+        let targets = match kind {
+            Kind::Captures => rook_hits(from, occ),
+            Kind::All | Kind::Quiets => rook_attacks(from, occ),
+        };
+        emit(filter, from, targets & allowed, sink);
     }
     for from in pos.pieces_of(us, PieceKind::Cannon) {
-        let (quiet, captures) = cannon_moves(from, occ);
         let targets = match kind {
-            Kind::All => quiet | captures & enemy_pieces,
-            Kind::Captures => captures & enemy_pieces,
-            Kind::Quiets => quiet,
+            Kind::All => {
+                let (quiet, captures) = cannon_moves(from, occ);
+                quiet | captures & enemy_pieces
+            }
+            Kind::Captures => cannon_hits(from, occ) & enemy_pieces,
+            Kind::Quiets => cannon_moves(from, occ).0,
         };
         emit(filter, from, targets, sink);
     }
+    // A horse or elephant that could take nothing even unblocked is skipped before its
+    // legs or eyes are looked at (most of them, when generating captures).
+    let may_capture = |reach: &[BitBoard; Square::COUNT], from: Square| {
+        kind != Kind::Captures || (reach[from.index()] & enemy_pieces).any()
+    };
     for from in pos.pieces_of(us, PieceKind::Horse) {
-        emit(filter, from, horse_attacks(from, occ) & allowed, sink);
+        if may_capture(&HORSE_REACH, from) {
+            emit(filter, from, horse_attacks(from, occ) & allowed, sink);
+        }
     }
     for from in pos.pieces_of(us, PieceKind::Pawn) {
         emit(
@@ -238,7 +308,9 @@ fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, 
         );
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
-        emit(filter, from, elephant_attacks(from, occ) & allowed, sink);
+        if may_capture(&ELEPHANT_REACH, from) {
+            emit(filter, from, elephant_attacks(from, occ) & allowed, sink);
+        }
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
         emit(filter, from, ADVISOR_STEPS[from.index()] & allowed, sink);
@@ -347,6 +419,14 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
     if !relevant.has(from) && !relevant.has(to) {
         return false;
     }
+    checks_near_king(pos, from, to, king)
+}
+
+/// `gives_check` for a move that starts or ends near the enemy king. Kept out of line:
+/// most moves are decided by the cheap test above, which then needs no stack frame.
+#[inline(never)]
+fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> bool {
+    let us = pos.side_to_move();
     let Some(piece) = pos.piece_at(from) else {
         return false;
     };
@@ -389,15 +469,19 @@ fn checks_from_off_line(pos: &Position, kind: PieceKind, to: Square, king: Squar
         return false;
     };
     let between = RAYS[dir][king.index()] ^ RAYS[dir][to.index()] ^ BitBoard::from_square(to);
-    let pieces_between = (between & occ).count();
+    // None or exactly one piece between, told without `count_ones` (a long sequence
+    // without the popcnt feature).
+    let pieces_between = between & occ;
+    let none_between = pieces_between.is_empty();
+    let one_between = pieces_between.any() && !pieces_between.has_several();
     match kind {
-        PieceKind::Rook if pieces_between == 0 => return true,
-        PieceKind::King if pieces_between == 0 && king.file() == to.file() => return true,
-        PieceKind::Cannon if pieces_between == 1 => return true,
+        PieceKind::Rook if none_between => return true,
+        PieceKind::King if none_between && king.file() == to.file() => return true,
+        PieceKind::Cannon if one_between => return true,
         _ => {}
     }
     // A piece landing on an empty point between the king and our cannon, alone there.
-    if occ.has(to) || pieces_between != 0 {
+    if occ.has(to) || !none_between {
         return false;
     }
     let beyond = RAYS[dir][to.index()] & occ;

@@ -8,7 +8,7 @@ pub mod tables;
 
 pub use attacks::{
     attackers_to, cannon_moves, checkers, elephant_attacks, horse_attacks, in_check,
-    is_attacked_king, king_attackers, piece_attacks, rook_attacks, Attackers,
+    is_attacked_by, is_attacked_king, king_attackers, piece_attacks, rook_attacks, Attackers,
 };
 pub use legal::{
     count_legal, generate_into, generate_with, gives_check, has_legal_move, is_legal,

@@ -144,6 +144,29 @@ pub const HORSE_STEPS: [[BlockableStep; 4]; Square::COUNT] = {
     table
 };
 
+/// Every point a horse or an elephant on a square reaches when nothing blocks it: the
+/// union of the targets of its steps. Lets the generator skip a piece with nothing to
+/// capture before looking at its legs or eyes.
+pub const HORSE_REACH: [BitBoard; Square::COUNT] = reach(&HORSE_STEPS);
+/// See [`HORSE_REACH`].
+pub const ELEPHANT_REACH: [BitBoard; Square::COUNT] = reach(&ELEPHANT_STEPS);
+
+const fn reach(steps: &[[BlockableStep; 4]; Square::COUNT]) -> [BitBoard; Square::COUNT] {
+    let mut table = [BitBoard::EMPTY; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let mut bits = 0u128;
+        let mut d = 0;
+        while d < 4 {
+            bits |= steps[i][d].targets.0;
+            d += 1;
+        }
+        table[i] = BitBoard(bits);
+        i += 1;
+    }
+    table
+}
+
 /// Horses that attack a square, by the diagonal neighbour that serves as their leg:
 /// `HORSE_ATTACKERS[sq][diag]` (a horse two files and one rank away, or one file and two
 /// ranks away, jumps towards `sq` past the diagonal neighbour between them).
@@ -293,6 +316,8 @@ mod tests {
             .iter()
             .fold(BitBoard::EMPTY, |a, s| a | s.targets);
         assert_eq!(c4, BitBoard::EMPTY.with(sq("a2")).with(sq("e2")));
+        assert_eq!(ELEPHANT_REACH[sq("c4").index()], c4);
+        assert_eq!(HORSE_REACH[sq("e4").index()].count(), 8);
         let h0: BitBoard = HORSE_STEPS[sq("b0").index()]
             .iter()
             .fold(BitBoard::EMPTY, |a, s| a | s.targets);
@@ -326,6 +351,12 @@ mod tests {
                 .iter()
                 .fold(BitBoard::EMPTY, |a, s| a | s.targets);
             assert_eq!(attackers, from_steps, "horse attackers of {target}");
+            // Horse moves are symmetric (`king_attackers` relies on it).
+            assert_eq!(
+                attackers,
+                HORSE_REACH[target.index()],
+                "horse reach of {target}"
+            );
         }
     }
 }

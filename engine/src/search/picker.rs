@@ -5,7 +5,8 @@ use super::heuristics::Heuristics;
 use crate::board::{Move, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::movegen::{
-    attackers_to, generate_into, generate_with, is_legal, GenKind, LegalFilter, MoveList, MAX_MOVES,
+    generate_into, generate_with, is_attacked_by, is_legal, GenKind, LegalFilter, MoveList,
+    MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -35,7 +36,7 @@ pub fn is_losing_capture(pos: &Position, m: Move) -> bool {
         return false;
     }
     let occ = pos.occupied().without(m.from());
-    attackers_to(pos, m.to(), victim.color(), occ).any()
+    is_attacked_by(pos, m.to(), victim.color(), occ)
 }
 
 /// Score for MVV/LVA: most valuable victim first, then least valuable attacker.
@@ -192,6 +193,9 @@ impl MovePicker {
         Some(picked)
     }
 
+    // The generators are kept out of line: inlined, they made `next_move`, called once
+    // per move, set up a large stack frame on every call.
+    #[inline(never)]
     fn generate_captures(&mut self, pos: &Position) {
         let filter = self.filter.insert(LegalFilter::new(pos));
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
@@ -210,6 +214,7 @@ impl MovePicker {
         self.next = 0;
     }
 
+    #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
         match &self.filter {

@@ -13,7 +13,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
-use crate::movegen::{gives_check, has_legal_move};
+use crate::movegen::{gives_check, has_legal_move, MAX_MOVES};
 use crate::rules::chase::new_chases;
 use crate::rules::{judge_cycle, ChaseRule, PlyEntry};
 
@@ -85,6 +85,9 @@ pub struct Searcher {
     pub(super) root_in_check: bool,
     /// Move lists per ply, lent to each node's picker.
     buffers: Vec<Option<Box<PickerBuffers>>>,
+    /// The quiet moves tried at the node of each ply (for history updates), kept so
+    /// that no node allocates its own list.
+    tried_quiets: Vec<Vec<(Move, Piece)>>,
 }
 
 impl Searcher {
@@ -115,6 +118,9 @@ impl Searcher {
             root_in_check: false,
             buffers: (0..MAX_PLY + 4)
                 .map(|_| Some(PickerBuffers::boxed()))
+                .collect(),
+            tried_quiets: (0..MAX_PLY + 4)
+                .map(|_| Vec::with_capacity(MAX_MOVES))
                 .collect(),
         }
     }
@@ -168,8 +174,10 @@ impl Searcher {
 
     #[inline]
     fn play(&mut self, m: Move, check: bool) -> crate::board::Undo {
-        self.tt.prefetch(self.pos.key_after(m));
         let undo = self.pos.make_move(m);
+        // The child's first act is to probe its cluster. Its key is at hand now: after
+        // the move, rather than computed ahead with `key_after`.
+        self.tt.prefetch(self.pos.key());
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));
         self.line.push(Some((m, undo)));
@@ -204,6 +212,14 @@ impl Searcher {
     /// Material of the side to move apart from king, advisors, elephants and pawns.
     fn attacking_material(&self) -> i32 {
         self.attacking_material_of(self.pos.side_to_move())
+    }
+
+    /// Whether a side has a rook, horse or cannon: whether its attacking material is not
+    /// zero, without counting it (`count_ones` is a long sequence on CPUs without
+    /// `popcnt`, which the default x86-64 target does not assume).
+    fn has_attacking_pieces(&self, us: crate::board::Color) -> bool {
+        let pieces = |kind| self.pos.pieces_of(us, kind);
+        (pieces(PieceKind::Rook) | pieces(PieceKind::Horse) | pieces(PieceKind::Cannon)).any()
     }
 
     /// Material of a side apart from king, advisors, elephants and pawns.
@@ -376,11 +392,12 @@ impl Searcher {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut legal = 0usize;
-        let mut quiets: Vec<(Move, Piece)> = Vec::new();
+        let mut quiets = std::mem::take(&mut self.tried_quiets[ply]);
+        quiets.clear();
         let killers = self.heuristics.killers(ply);
         // Against a side without rook, horse or cannon a quiet move may stalemate it (a
         // win): such nodes prune no quiet move.
-        let may_stalemate = self.attacking_material_of(!self.pos.side_to_move()) == 0;
+        let may_stalemate = !self.has_attacking_pieces(!self.pos.side_to_move());
 
         while let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) {
             legal += 1;
@@ -455,6 +472,7 @@ impl Searcher {
             self.take_back(m, undo);
             if self.aborted {
                 self.return_buffers(ply, picker);
+                self.tried_quiets[ply] = quiets;
                 return DRAW;
             }
             searched += 1;
@@ -483,6 +501,7 @@ impl Searcher {
         }
 
         self.return_buffers(ply, picker);
+        self.tried_quiets[ply] = quiets;
         if legal == 0 || searched == 0 {
             // Checkmate or stalemate (both lose for the side to move in Xiangqi), or every
             // root move banned.
@@ -520,7 +539,10 @@ impl Searcher {
         }
         // With only king, advisors, elephants and pawns a side can be stalemated, which
         // loses in Xiangqi: the static evaluation would miss it.
-        if !checked && self.attacking_material() == 0 && !has_legal_move(&self.pos) {
+        if !checked
+            && !self.has_attacking_pieces(self.pos.side_to_move())
+            && !has_legal_move(&self.pos)
+        {
             return -MATE + ply as i32;
         }
         let stand_pat = if checked {
