@@ -8,15 +8,12 @@
 //! Geometry first, so the exact protection test ([`protectors`]) runs only for the
 //! rare candidates. Also holds the shared helper [`unprotected`] used by the king pins.
 
-use super::context::cannon_sets;
 use super::context::SideMaps;
 use super::geometry::{first_on_ray, line_distance, lines, ray};
 use super::weights::{LEG_PIN_ON_ROOK, PIN_BASE, PIN_PER_STEP, ROOK_PIN_PAWN};
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
-use crate::movegen::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, PAWN_ATTACKERS,
-};
-use crate::movegen::{elephant_attacks, rook_attacks};
+use crate::movegen::attackers_to;
+use crate::movegen::tables::{ELEPHANT_STEPS, HORSE_STEPS};
 
 /// Every point a horse on a square could reach with free legs.
 pub const HORSE_REACH: [BitBoard; Square::COUNT] = {
@@ -35,27 +32,12 @@ pub const HORSE_REACH: [BitBoard; Square::COUNT] = {
     table
 };
 
-/// The pieces of `owner` that protect `sq` (could capture on it), pins ignored.
-///
-/// The same rules as [`crate::movegen::attackers_to`], kept here so the search's own
-/// (hot) use of that function stays inlined where it is called.
+/// The pieces of `owner` that protect `sq` (could capture on it), pins ignored: the
+/// attackers of the square, asked of the move generator.
 #[must_use]
+#[inline]
 pub fn protectors(pos: &Position, sq: Square, owner: Color) -> BitBoard {
-    let occ = pos.occupied();
-    let piece = |kind: PieceKind| pos.pieces_of(owner, kind);
-    let mut found = PAWN_ATTACKERS[owner.index()][sq.index()] & piece(PieceKind::Pawn);
-    found |= KING_STEPS[sq.index()] & piece(PieceKind::King);
-    found |= ADVISOR_STEPS[sq.index()] & piece(PieceKind::Advisor);
-    found |= elephant_attacks(sq, occ) & piece(PieceKind::Elephant);
-    for step in &HORSE_ATTACKERS[sq.index()] {
-        if !occ.has(step.block) {
-            found |= step.targets & piece(PieceKind::Horse);
-        }
-    }
-    let lines = rook_attacks(sq, occ);
-    found |= lines & piece(PieceKind::Rook);
-    let (control, _) = cannon_sets(sq, occ);
-    found | (control & piece(PieceKind::Cannon))
+    attackers_to(pos, sq, owner, pos.occupied())
 }
 
 /// Whether no piece of `owner` other than those in `except` protects `sq`.
