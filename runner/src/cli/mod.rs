@@ -56,6 +56,16 @@ pub mod exit {
     pub const ABORTED: u8 = 4;
 }
 
+/// The multi-threaded tokio runtime of the commands that drive engines; `None` (after a
+/// one-line error) when the system cannot start it.
+fn async_runtime() -> Option<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| eprintln!("error: cannot start the async runtime: {e}"))
+        .ok()
+}
+
 /// Runs the parsed command and returns the process exit code.
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {

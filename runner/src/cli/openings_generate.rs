@@ -87,15 +87,8 @@ pub fn run(args: &GenerateArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return exit::ABORTED;
-        }
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
     };
     let concurrency = args
         .concurrency

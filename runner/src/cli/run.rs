@@ -111,15 +111,8 @@ pub fn run(args: &RunArgs) -> u8 {
         print_plan(&loaded.plan, &loaded.hash);
         return exit::OK;
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return exit::ABORTED;
-        }
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
     };
     match runtime.block_on(crate::schedule::run(&loaded, args.resume)) {
         Ok(outcome) => outcome.exit_code,
