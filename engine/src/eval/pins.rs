@@ -175,22 +175,6 @@ mod tests {
     }
 
     #[test]
-    fn protectors_agree_with_the_move_generator() {
-        for fen in crate::bench::POSITIONS {
-            let pos = Position::from_fen(fen).expect("fen");
-            for sq in Square::ALL {
-                for color in Color::ALL {
-                    assert_eq!(
-                        protectors(&pos, sq, color),
-                        crate::movegen::attackers_to(&pos, sq, color, pos.occupied()),
-                        "{fen} {sq}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
     fn rook_pins_cannon_to_rook() {
         // Red rook a4, Black cannon c4, Black rook g4 (d = 4 steps): 220 - 80.
         assert_eq!(pins("3k5/9/9/9/9/2c3r2/9/9/9/R3K4 w", Color::Red), 0);
