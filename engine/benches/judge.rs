@@ -10,34 +10,18 @@ use std::time::Instant;
 
 use xq_engine::board::{Move, Position};
 use xq_engine::movegen::{gives_check, legal_moves};
+use xq_engine::rng::SplitMix64;
 use xq_engine::rules::{GameRecord, Rules, Ruleset};
 
 const GAMES: usize = 1_000;
 const MAX_PLIES: usize = 400;
 const RUNS: usize = 5;
 
-/// splitmix64: seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random game until the judge ends it. A third of the moves are checks when there
 /// are some. From time to time the players enter a "loop": each plays the reverse of
 /// its previous move, which forces repetitions (plain, perpetual check or chase,
 /// depending on what the moves do).
-fn random_game(rng: &mut Rng, rules: Rules) -> (Vec<Move>, String) {
+fn random_game(rng: &mut SplitMix64, rules: Rules) -> (Vec<Move>, String) {
     let mut record = GameRecord::new(Position::startpos(), rules);
     let mut moves: Vec<Move> = Vec::new();
     let mut looping = false;
@@ -47,7 +31,7 @@ fn random_game(rng: &mut Rng, rules: Rules) -> (Vec<Move>, String) {
             return (moves, verdict.reason.to_string());
         }
         let legal = legal_moves(record.position());
-        if !looping && rng.below(90) == 0 {
+        if !looping && rng.index(90) == 0 {
             looping = true;
         }
         let back = moves
@@ -62,8 +46,8 @@ fn random_game(rng: &mut Rng, rules: Rules) -> (Vec<Move>, String) {
             .collect();
         let m = match back {
             Some(m) => m,
-            None if !checks.is_empty() && rng.below(3) == 0 => checks[rng.below(checks.len())],
-            None => legal[rng.below(legal.len())],
+            None if !checks.is_empty() && rng.index(3) == 0 => checks[rng.index(checks.len())],
+            None => legal[rng.index(legal.len())],
         };
         if record.push(m).is_err() {
             break;
@@ -80,7 +64,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 fn main() {
     let rules = Rules::new(Ruleset::Asian);
-    let mut rng = Rng(0x5eed_1234);
+    let mut rng = SplitMix64::new(0x5eed_1234);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let games: Vec<Vec<Move>> = (0..GAMES)
         .map(|_| {

@@ -9,5 +9,6 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;

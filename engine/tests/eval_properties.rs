@@ -10,41 +10,25 @@
 use xq_engine::board::{Color, Move, Position, Square};
 use xq_engine::eval::{psqt, Evaluator, Term, MAX_LEVEL};
 use xq_engine::movegen::{legal_captures, legal_moves};
-
-/// splitmix64: a tiny seeded generator so games are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use xq_engine::rng::SplitMix64;
 
 /// A random legal move, a capture with probability 1 / `capture_odds` when there is one.
-fn pick(pos: &Position, rng: &mut Rng, capture_odds: usize) -> Option<Move> {
+fn pick(pos: &Position, rng: &mut SplitMix64, capture_odds: usize) -> Option<Move> {
     let moves = legal_moves(pos);
     if moves.is_empty() {
         return None;
     }
     let captures = legal_captures(pos);
-    Some(if !captures.is_empty() && rng.below(capture_odds) == 0 {
-        captures[rng.below(captures.len())]
+    Some(if !captures.is_empty() && rng.index(capture_odds) == 0 {
+        captures[rng.index(captures.len())]
     } else {
-        moves[rng.below(moves.len())]
+        moves[rng.index(moves.len())]
     })
 }
 
 /// Positions along seeded random games, every ply kept.
 fn random_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
     for game in 0..games {
         let mut pos = Position::startpos();
@@ -207,7 +191,7 @@ fn incremental(pos: &Position) -> ([i32; 2], [i32; 2]) {
 
 #[test]
 fn incremental_sums_match_a_fresh_count_through_make_and_unmake() {
-    let mut rng = Rng(0x1ac4_e3e7);
+    let mut rng = SplitMix64::new(0x1ac4_e3e7);
     for game in 0..60 {
         let mut pos = Position::startpos();
         let mut played = Vec::new();
@@ -219,8 +203,8 @@ fn incremental_sums_match_a_fresh_count_through_make_and_unmake() {
             played.push((m, undo));
             assert_eq!(incremental(&pos), from_scratch(&pos), "{pos:?}");
             // Now and then take a few moves back and replay others.
-            if rng.below(8) == 0 {
-                for _ in 0..rng.below(4).min(played.len()) {
+            if rng.index(8) == 0 {
+                for _ in 0..rng.index(4).min(played.len()) {
                     let Some((m, undo)) = played.pop() else {
                         break;
                     };

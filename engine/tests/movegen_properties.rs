@@ -10,23 +10,7 @@ use xq_engine::board::{Color, Move, Piece, PieceKind, Position, Square, START_FE
 use xq_engine::movegen::{
     count_legal, gives_check, in_check, is_legal, legal_captures, legal_moves,
 };
-
-/// splitmix64: a tiny seeded generator so games are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use xq_engine::rng::SplitMix64;
 
 /// A board as a plain array, for the naive generator.
 type Grid = [[Option<Piece>; 9]; 10];
@@ -195,7 +179,7 @@ fn naive_legal(pos: &Position) -> BTreeSet<String> {
 /// Positions along seeded random games (captures preferred now and then, so material
 /// comes off and checks and endgames appear).
 fn random_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
         let mut pos = Position::startpos();
@@ -206,10 +190,10 @@ fn random_positions(seed: u64, games: usize, max_plies: usize) -> Vec<Position> 
             }
             out.push(pos.clone());
             let captures = legal_captures(&pos);
-            let m = if !captures.is_empty() && rng.below(3) == 0 {
-                captures[rng.below(captures.len())]
+            let m = if !captures.is_empty() && rng.index(3) == 0 {
+                captures[rng.index(captures.len())]
             } else {
-                moves[rng.below(moves.len())]
+                moves[rng.index(moves.len())]
             };
             pos.make_move(m);
         }

@@ -1,6 +1,7 @@
 //! Rating lists: exact recovery, anchoring, errors, and the coverage of the
 //! 95% intervals on seeded simulated round robins.
 
+use xq_runner::openings::SplitMix64;
 use xq_runner::stats::{logistic_score, Anchor, RatingError, RatingList};
 
 /// One fractional "game" per pair with exactly the expected score: the
@@ -113,24 +114,6 @@ fn lopsided_but_finite_results_converge() -> Result<(), RatingError> {
     Ok(())
 }
 
-/// splitmix64: a tiny deterministic PRNG, enough for simulations.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// A round robin of `games` games per pairing, with a 30% draw rate and the
 /// expected score of the logistic model.
 fn simulate(elo: &[f64], games: usize, rng: &mut SplitMix64) -> Vec<(usize, usize, f64)> {
@@ -169,7 +152,7 @@ fn intervals_cover_the_true_ratings() -> Result<(), RatingError> {
     let trials = 200;
     let mut covered_first = [0usize; 5];
     let mut covered_mean = [0usize; 5];
-    let mut rng = SplitMix64(0x5EED_2024);
+    let mut rng = SplitMix64::new(0x5EED_2024);
     for _ in 0..trials {
         let games = simulate(&truth, 60, &mut rng);
         let first = RatingList::fit(&games, Anchor::Engine(0))?;

@@ -1,14 +1,7 @@
 //! Zobrist keys, generated at compile time from a fixed seed (identical on every build).
 
 use super::{Color, Piece, Square};
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::step as splitmix64;
 
 const PIECE_KEYS: [[u64; Square::COUNT]; Piece::INDEX_COUNT] = {
     let mut keys = [[0u64; Square::COUNT]; Piece::INDEX_COUNT];

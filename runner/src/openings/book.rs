@@ -25,7 +25,7 @@ use thiserror::Error;
 use super::error::{LineError, OpeningError};
 use super::opening::Opening;
 use super::reader::OpeningReader;
-use super::rng::SplitMix64;
+use xq_engine::rng::SplitMix64;
 
 /// In which order a book's openings are played.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]

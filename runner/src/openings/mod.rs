@@ -36,7 +36,6 @@ pub mod generate;
 mod line;
 mod opening;
 mod reader;
-pub mod rng;
 
 pub use book::{BookError, OpeningBook, Order, Schedule};
 pub use check::{check, check_reader, CheckSummary, Checker, Problem, ProblemKind};
@@ -45,4 +44,4 @@ pub use fields::{is_ecco_code, quote_value};
 pub use line::parse_line;
 pub use opening::{GameOver, Opening};
 pub use reader::{OpeningReader, MAX_LINE_BYTES};
-pub use rng::SplitMix64;
+pub use xq_engine::rng::SplitMix64;

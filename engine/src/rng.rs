@@ -1,9 +1,21 @@
-//! SplitMix64: a tiny, fixed pseudo-random generator for reproducible choices
-//! (shuffling a book, and later generating openings) from a user's seed.
+//! SplitMix64: a tiny, fixed pseudo-random generator for reproducible choices from a
+//! seed: the Zobrist keys, the runner's opening order and generator, the tests' random
+//! games.
 //!
-//! Written out here instead of taken from a crate so that a seed means the
-//! same sequence in every version of the runner (Steele, Lea, Flood 2014;
-//! the constants are those of Java's `SplittableRandom`).
+//! Written out here instead of taken from a crate so that a seed means the same
+//! sequence in every version (Steele, Lea, Flood 2014; the constants are those of
+//! Java's `SplittableRandom`).
+
+/// One SplitMix64 step: the next state and its output. `const`, so the Zobrist keys are
+/// made with it at compile time.
+#[must_use]
+pub const fn step(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
 
 /// SplitMix64 state.
 #[derive(Debug, Clone)]
@@ -20,11 +32,14 @@ impl SplitMix64 {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (state, output) = step(self.state);
+        self.state = state;
+        output
+    }
+
+    /// A uniform number in `[0, 1)` (53 random bits).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// A uniform number in `0..bound` (without modulo bias); 0 when `bound` is 0.
@@ -40,6 +55,11 @@ impl SplitMix64 {
                 return x % bound;
             }
         }
+    }
+
+    /// A uniform index into a slice of `len` items; 0 when `len` is 0.
+    pub fn index(&mut self, len: usize) -> usize {
+        self.below(len as u64) as usize
     }
 
     /// Shuffles `items` in place (Fisher-Yates, from the back).
