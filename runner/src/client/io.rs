@@ -89,6 +89,11 @@ mod tests {
     use super::*;
     use tokio::io::BufReader;
 
+    /// The text of the next line, `None` at the end (or on a read error).
+    async fn next_text(io: &mut LineIo) -> Option<String> {
+        io.read_line().await.ok().flatten().map(|l| l.text)
+    }
+
     #[tokio::test]
     async fn reads_lines_caps_long_ones_and_survives_bad_bytes() {
         let mut input = b"readyok\r\n".to_vec();
@@ -96,37 +101,13 @@ mod tests {
         input.extend_from_slice(b"\nbest\xffmove\nlast");
         let reader = BufReader::new(std::io::Cursor::new(input));
         let mut io = LineIo::new(Box::new(reader), Box::new(tokio::io::sink()));
+        assert_eq!(next_text(&mut io).await.as_deref(), Some("readyok"));
+        assert_eq!(next_text(&mut io).await.map(|t| t.len()), Some(MAX_LINE));
         assert_eq!(
-            io.read_line()
-                .await
-                .ok()
-                .flatten()
-                .map(|l| l.text)
-                .as_deref(),
-            Some("readyok")
-        );
-        assert_eq!(
-            io.read_line().await.ok().flatten().map(|l| l.text.len()),
-            Some(MAX_LINE)
-        );
-        assert_eq!(
-            io.read_line()
-                .await
-                .ok()
-                .flatten()
-                .map(|l| l.text)
-                .as_deref(),
+            next_text(&mut io).await.as_deref(),
             Some("best\u{fffd}move")
         );
-        assert_eq!(
-            io.read_line()
-                .await
-                .ok()
-                .flatten()
-                .map(|l| l.text)
-                .as_deref(),
-            Some("last")
-        );
-        assert!(io.read_line().await.ok().flatten().is_none());
+        assert_eq!(next_text(&mut io).await.as_deref(), Some("last"));
+        assert!(next_text(&mut io).await.is_none());
     }
 }
