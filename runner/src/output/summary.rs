@@ -126,7 +126,7 @@ pub struct Summary {
 /// The rating list of all games, first engine anchored at 0.
 #[must_use]
 pub fn ratings(tracker: &Tracker) -> Vec<RatingLine> {
-    let Ok(list) = RatingList::fit(&tracker.games, Anchor::Engine(0)) else {
+    let Ok(list) = RatingList::fit_table(&tracker.scores, Anchor::Engine(0)) else {
         return Vec::new();
     };
     tracker

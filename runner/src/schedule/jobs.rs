@@ -4,6 +4,8 @@
 //! and Black in game 1. The opening of a pair depends only on its round, so in a gauntlet
 //! or round robin every pairing meets the same openings.
 
+use super::finished::FinishedGames;
+
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Job {
@@ -63,6 +65,55 @@ impl Jobs {
     }
 }
 
+/// The games of a run not finished yet, in play order, made one at a time as workers
+/// take them (a run of any length costs no memory up front).
+#[derive(Clone, Debug)]
+pub struct Pending {
+    jobs: Jobs,
+    next: u64,
+    skip: FinishedGames,
+}
+
+impl Pending {
+    /// The games of `jobs` except those in `skip`.
+    #[must_use]
+    pub fn new(jobs: Jobs, skip: FinishedGames) -> Pending {
+        Pending {
+            jobs,
+            next: 0,
+            skip,
+        }
+    }
+
+    /// Games left to hand out.
+    #[must_use]
+    pub fn remaining(&self) -> u64 {
+        let total = self.jobs.total_pairs() * 2;
+        let skipped = self
+            .skip
+            .iter()
+            .filter(|&n| n >= self.next && n < total)
+            .count();
+        total.saturating_sub(self.next) - skipped as u64
+    }
+}
+
+impl Iterator for Pending {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        let total = self.jobs.total_pairs() * 2;
+        while self.next < total {
+            let number = self.next;
+            self.next += 1;
+            if !self.skip.contains(number) {
+                return Some(self.jobs.job(number / 2, (number % 2) as u8));
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +129,20 @@ mod tests {
         );
         assert_eq!((all[2].pairing, all[2].red, all[2].black), (1, 0, 2));
         assert_eq!((all[4].pair, all[4].round, all[4].pairing), (2, 1, 0));
+    }
+
+    #[test]
+    fn pending_games_skip_the_finished_ones_in_play_order() {
+        let jobs = Jobs::new(vec![(0, 1)], 3);
+        let mut done = FinishedGames::default();
+        for n in [0, 1, 3] {
+            done.insert(n);
+        }
+        let pending = Pending::new(jobs.clone(), done);
+        assert_eq!(pending.remaining(), 3);
+        let left: Vec<(u64, u8)> = pending.map(|j| (j.pair, j.game)).collect();
+        assert_eq!(left, vec![(1, 0), (2, 0), (2, 1)]);
+        let all = Pending::new(jobs.clone(), FinishedGames::default());
+        assert!(all.eq(jobs.iter()));
     }
 }

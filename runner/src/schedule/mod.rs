@@ -2,6 +2,7 @@
 //! concurrently on reused engines, and the coordinator that records results and stops
 //! on SPRT verdicts, fault limits or Ctrl-C.
 
+pub mod finished;
 pub mod jobs;
 pub mod tournament;
 pub mod tracker;

@@ -6,7 +6,7 @@
 //! and Ctrl-C set `Aborting` (games in progress are dropped, their engines killed, and
 //! the journal stays resumable). A second Ctrl-C exits at once.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
-use super::jobs::{Job, Jobs};
+use super::jobs::{Job, Jobs, Pending};
 use super::tracker::Tracker;
 use super::worker::{worker, Finished, RunState, Shared};
 use crate::cli::exit;
@@ -23,7 +23,7 @@ use crate::config::{Kind, Loaded, Plan};
 use crate::game::EndReason;
 use crate::openings::OpeningBook;
 use crate::output::journal::{Journal, JournalEntry, JournalError};
-use crate::output::pgn::{write_pgn, PgnContext};
+use crate::output::pgn_file::write_games_pgn;
 use crate::output::progress::Progress;
 use crate::output::summary::{ratings, summarize, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
@@ -60,9 +60,9 @@ pub struct RunOutcome {
 
 const JOURNAL: &str = "games.jsonl";
 
-/// Prepares the output folder: refuses to overwrite a run, checks a resumed run is the
-/// same run, and returns the games already played.
-fn prepare_output(loaded: &Loaded, resume: bool) -> Result<Vec<JournalEntry>, RunError> {
+/// Prepares the output folder: refuses to overwrite a run, and checks a resumed run is
+/// the same run.
+fn prepare_output(loaded: &Loaded, resume: bool) -> Result<(), RunError> {
     let dir = &loaded.plan.output.dir;
     let journal = dir.join(JOURNAL);
     let meta_path = dir.join("run.json");
@@ -75,17 +75,7 @@ fn prepare_output(loaded: &Loaded, resume: bool) -> Result<Vec<JournalEntry>, Ru
         if meta.config_hash != loaded.hash {
             return Err(out_err("the config differs from the one the run started with (compare run.json); resume with the same config and overrides".to_owned()));
         }
-        // Only what the counts need is kept; the moves stay in the file.
-        let mut entries = Vec::new();
-        Journal::scan(&journal, |_, mut entry| {
-            entry.moves.clear();
-            entry.opening_moves.clear();
-            entry.times_ms.clear();
-            entry.scores.clear();
-            entry.depths.clear();
-            entries.push(entry);
-        })?;
-        return Ok(entries);
+        return Ok(());
     }
     if journal.exists() {
         return Err(out_err("already holds a run (games.jsonl): add --resume to continue it, or choose another --set output.dir".to_owned()));
@@ -98,7 +88,7 @@ fn prepare_output(loaded: &Loaded, resume: bool) -> Result<Vec<JournalEntry>, Ru
     };
     let text = serde_json::to_string_pretty(&meta).unwrap_or_default();
     std::fs::write(&meta_path, text).map_err(|e| out_err(format!("cannot write run.json: {e}")))?;
-    Ok(Vec::new())
+    Ok(())
 }
 
 /// Starts every engine once before anything is played, so a wrong command stops the run
@@ -144,17 +134,21 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     let plan = &loaded.plan;
     let openings = load_openings(plan)?;
     preflight(plan).await?;
-    let previous = prepare_output(loaded, resume)?;
+    prepare_output(loaded, resume)?;
     let started = Instant::now();
     let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
     let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
     let mut tracker = Tracker::new(names, plan.pairings.len());
-    for entry in &previous {
-        let job = job_of(&jobs, entry);
-        let (a, b) = plan.pairings[job.pairing];
-        tracker.record(entry, job.pairing, a, b);
+    let journal_path = plan.output.dir.join(JOURNAL);
+    if resume {
+        // The games already played, streamed from the journal into the counts.
+        Journal::scan(&journal_path, |_, entry| {
+            let job = job_of(&jobs, &entry);
+            let (a, b) = plan.pairings[job.pairing];
+            tracker.record(&entry, job.pairing, a, b);
+        })?;
     }
-    let mut journal = Journal::open(&plan.output.dir.join(JOURNAL))?;
+    let mut journal = Journal::open(&journal_path)?;
     let total_games = jobs.total_pairs() * 2;
     let progress = Progress::new(total_games, tracker.games_done() as u64);
     if resume {
@@ -170,15 +164,14 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     if stop_status.is_some() {
         let _ = state_tx.send(RunState::Finishing);
     }
-    let pending: Vec<Job> = jobs
-        .iter()
-        .filter(|j| !tracker.is_done(j.pair, j.game))
-        .collect();
-    let workers = plan.concurrency.min(pending.len()).max(1);
+    let pending = Pending::new(jobs.clone(), tracker.finished().clone());
+    let workers = usize::try_from(pending.remaining())
+        .map_or(plan.concurrency, |left| plan.concurrency.min(left))
+        .max(1);
     let shared = Arc::new(Shared {
         plan: plan.clone(),
         openings,
-        queue: Mutex::new(pending.into_iter()),
+        queue: Mutex::new(pending),
     });
     let (results_tx, mut results_rx) = mpsc::channel::<Finished>(workers * 2);
     let mut handles = Vec::new();
@@ -250,7 +243,13 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     } else {
         stop_status.unwrap_or_else(|| final_status(plan, &tracker))
     };
-    write_pgn_file(plan, &plan.output.dir.join(JOURNAL))?;
+    write_games_pgn(
+        plan,
+        &plan.output.dir.join(JOURNAL),
+        tracker.finished(),
+        today(),
+    )
+    .map_err(|e| RunError::OutputDir(e.to_string()))?;
     let cost = RunnerCost::measure(moves_played);
     let elapsed = started.elapsed().as_secs_f64();
     let summary = summarize(plan, &loaded.hash, &tracker, status, code, elapsed, cost);
@@ -377,44 +376,6 @@ fn fault_limit(plan: &Plan, tracker: &Tracker) -> Option<String> {
         }
     }
     None
-}
-
-/// Writes `games.pgn` from the journal, in game order, one game in memory at a time.
-fn write_pgn_file(plan: &Plan, journal: &Path) -> Result<(), RunError> {
-    use std::io::Write as _;
-    let mut index: Vec<(u64, u8, u64)> = Vec::new();
-    Journal::scan(journal, |offset, entry| {
-        index.push((entry.pair, entry.game, offset))
-    })?;
-    index.sort_unstable();
-    let path = plan.output.dir.join("games.pgn");
-    let file_error =
-        |e: std::io::Error| RunError::OutputDir(format!("cannot write {}: {e}", path.display()));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).map_err(file_error)?);
-    let date = today();
-    let tc = plan.engines.first().map(|e| e.time_control);
-    let book = plan
-        .openings
-        .as_ref()
-        .and_then(|o| OpeningBook::load(&o.path).ok());
-    for (pair, game, offset) in index {
-        let entry = Journal::read_at(journal, offset)?;
-        let Some(played) = entry.to_played() else {
-            continue;
-        };
-        let opening = entry.opening.and_then(|i| book.as_ref()?.openings().get(i));
-        let context = PgnContext {
-            event: plan.event.clone(),
-            date: date.clone(),
-            round: format!("{}.{}", pair + 1, game + 1),
-            time_control: tc,
-            opening_name: opening.and_then(|o| o.name.clone()),
-            eco: opening.and_then(|o| o.eco.clone()),
-        };
-        out.write_all(write_pgn(&played, &context, plan.output.pgn_format).as_bytes())
-            .map_err(file_error)?;
-    }
-    out.flush().map_err(file_error)
 }
 
 /// Today's date for PGN headers (`YYYY.MM.DD`), from the system clock.

@@ -1,13 +1,16 @@
 //! The results of a run so far, rebuilt from the journal on resume: pair and game
-//! counts per pairing, the games for the rating list, and faults per engine.
+//! counts per pairing, points between engines for the rating list, and faults per
+//! engine. Its size depends on the engines and the games in flight, not on the number
+//! of games played.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::finished::{game_number, FinishedGames};
 use crate::game::{EndReason, Outcome};
 use crate::output::journal::JournalEntry;
-use crate::stats::{Outcome as Result3, Tally};
+use crate::stats::{Outcome as Result3, ScoreTable, Tally};
 
 /// Faults of one engine, by reason code.
 pub type Faults = BTreeMap<String, u64>;
@@ -22,11 +25,11 @@ pub struct Tracker {
     /// Game 0 of a pair whose game 1 has not finished (or the reverse): its score for
     /// the pairing's first engine.
     waiting: HashMap<u64, f64>,
-    /// Every game as (engine, engine, score of the first).
-    pub games: Vec<(usize, usize, f64)>,
+    /// Points and games between every two engines (the rating list's input).
+    pub scores: ScoreTable,
     pub faults: Vec<Faults>,
     pub reasons: BTreeMap<String, u64>,
-    done: std::collections::HashSet<(u64, u8)>,
+    done: FinishedGames,
 }
 
 /// Outcome of a game for the pairing's first engine.
@@ -57,6 +60,7 @@ impl Tracker {
         Tracker {
             names,
             tallies: vec![Tally::default(); pairings],
+            scores: ScoreTable::new(engines),
             faults: vec![Faults::new(); engines],
             ..Tracker::default()
         }
@@ -65,7 +69,7 @@ impl Tracker {
     /// Whether a game is already recorded.
     #[must_use]
     pub fn is_done(&self, pair: u64, game: u8) -> bool {
-        self.done.contains(&(pair, game))
+        self.done.contains(game_number(pair, game))
     }
 
     /// Records a finished game of pairing `pairing` between engines `first` (Red in
@@ -77,11 +81,13 @@ impl Tracker {
         first: usize,
         second: usize,
     ) -> bool {
-        if !self.done.insert((entry.pair, entry.game)) {
+        if !self.done.insert(game_number(entry.pair, entry.game)) {
             return false;
         }
         let score = first_engine_score(entry.result, entry.game == 0);
-        self.games.push((first, second, score));
+        if first.max(second) < self.scores.engines() && first != second {
+            self.scores.add(first, second, score);
+        }
         *self
             .reasons
             .entry(entry.reason.code().to_owned())
@@ -129,7 +135,13 @@ impl Tracker {
     /// Games recorded.
     #[must_use]
     pub fn games_done(&self) -> usize {
-        self.done.len()
+        self.done.len() as usize
+    }
+
+    /// The finished games.
+    #[must_use]
+    pub fn finished(&self) -> &FinishedGames {
+        &self.done
     }
 
     /// Faults of an engine of one kind.

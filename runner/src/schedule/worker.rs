@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use tokio::sync::{mpsc, watch};
 
-use super::jobs::Job;
+use super::jobs::{Job, Pending};
 use crate::client::{EngineError, EngineSession};
 use crate::config::Plan;
 use crate::game::{play_game, EndReason, GameStart, Outcome, PlayedGame, Player};
@@ -37,7 +37,7 @@ pub struct Shared {
     pub plan: Plan,
     /// The openings and the order they are played in, if the run has an opening file.
     pub openings: Option<(OpeningBook, Schedule)>,
-    pub queue: Mutex<std::vec::IntoIter<Job>>,
+    pub queue: Mutex<Pending>,
 }
 
 impl Shared {

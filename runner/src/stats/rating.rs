@@ -44,7 +44,7 @@ impl Default for Anchor {
 }
 
 /// Points and games between every two engines.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScoreTable {
     /// `points[i][j]`: points engine `i` scored against engine `j`.
     pub points: Matrix,
@@ -85,12 +85,18 @@ impl ScoreTable {
                     engine: a,
                 });
             }
-            table.points[a][b] += score;
-            table.points[b][a] += 1.0 - score;
-            table.games[a][b] += 1.0;
-            table.games[b][a] += 1.0;
+            table.add(a, b, score);
         }
         Ok(table)
+    }
+
+    /// Adds one game between engines `a` and `b` (both below [`ScoreTable::engines`])
+    /// in which `a` scored `score`.
+    pub fn add(&mut self, a: usize, b: usize, score: f64) {
+        self.points[a][b] += score;
+        self.points[b][a] += 1.0 - score;
+        self.games[a][b] += 1.0;
+        self.games[b][a] += 1.0;
     }
 
     /// Number of engines.

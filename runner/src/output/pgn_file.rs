@@ -1,0 +1,219 @@
+//! `games.pgn`: every game of the journal, in game order, written at the end of a run.
+//!
+//! The journal holds the games in the order they finished, which is nearly game order:
+//! only games in flight overtake each other. So the file is written in one pass over
+//! the journal; a game that comes before its turn waits as a journal offset in a small
+//! buffer until the games before it are written. Memory follows the number of games in
+//! flight, not the length of the run (an interrupted and resumed run, whose missing
+//! games come at the end of the journal, buffers the games after its holes).
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::journal::{Journal, JournalEntry, JournalError};
+use super::pgn::{write_pgn, PgnContext};
+use crate::config::Plan;
+use crate::openings::OpeningBook;
+use crate::schedule::finished::{game_number, FinishedGames};
+
+/// Why `games.pgn` could not be written.
+#[derive(Debug, Error)]
+pub enum PgnFileError {
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The open PGN file and what every game's headers share.
+struct PgnFile<'a> {
+    plan: &'a Plan,
+    path: PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    date: String,
+    book: Option<OpeningBook>,
+}
+
+impl PgnFile<'_> {
+    fn write(&mut self, entry: &JournalEntry) -> Result<(), PgnFileError> {
+        let Some(played) = entry.to_played() else {
+            return Ok(());
+        };
+        let opening = entry
+            .opening
+            .and_then(|i| self.book.as_ref()?.openings().get(i));
+        let context = PgnContext {
+            event: self.plan.event.clone(),
+            date: self.date.clone(),
+            round: format!("{}.{}", entry.pair + 1, entry.game + 1),
+            time_control: self.plan.engines.first().map(|e| e.time_control),
+            opening_name: opening.and_then(|o| o.name.clone()),
+            eco: opening.and_then(|o| o.eco.clone()),
+        };
+        let text = write_pgn(&played, &context, self.plan.output.pgn_format);
+        self.out
+            .write_all(text.as_bytes())
+            .map_err(|source| self.error(source))
+    }
+
+    fn error(&self, source: std::io::Error) -> PgnFileError {
+        PgnFileError::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+}
+
+/// Writes `games.pgn` in the output folder from `journal`, whose games are `finished`,
+/// in game order; `date` goes into every game's headers.
+///
+/// # Errors
+/// The journal cannot be read, or the PGN file cannot be written.
+pub fn write_games_pgn(
+    plan: &Plan,
+    journal: &Path,
+    finished: &FinishedGames,
+    date: String,
+) -> Result<(), PgnFileError> {
+    let path = plan.output.dir.join("games.pgn");
+    let file = std::fs::File::create(&path).map_err(|source| PgnFileError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    let mut pgn = PgnFile {
+        plan,
+        path,
+        out: std::io::BufWriter::new(file),
+        date,
+        book: plan
+            .openings
+            .as_ref()
+            .and_then(|o| OpeningBook::load(&o.path).ok()),
+    };
+    let mut order = finished.iter();
+    let mut next = order.next();
+    // Games that came before their turn: game number -> journal offset.
+    let mut early: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut failure = None;
+    Journal::scan(journal, |offset, entry| {
+        if failure.is_some() {
+            return;
+        }
+        let number = game_number(entry.pair, entry.game);
+        if Some(number) != next {
+            // A game written already is a duplicate line; keep only the first.
+            if next.is_some_and(|n| number > n) || next.is_none() {
+                early.entry(number).or_insert(offset);
+            }
+            return;
+        }
+        let mut result = pgn.write(&entry);
+        next = order.next();
+        while let (Ok(()), Some(n)) = (&result, next) {
+            let Some(offset) = early.remove(&n) else {
+                break;
+            };
+            result = Journal::read_at(journal, offset)
+                .map_err(PgnFileError::from)
+                .and_then(|e| pgn.write(&e));
+            next = order.next();
+        }
+        failure = result.err();
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    // Games the order did not reach (after a hole that no journal line fills).
+    for offset in early.into_values() {
+        pgn.write(&Journal::read_at(journal, offset)?)?;
+    }
+    pgn.out.flush().map_err(|source| pgn.error(source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{EndReason, Outcome};
+
+    fn entry(pair: u64, game: u8) -> JournalEntry {
+        JournalEntry {
+            pair,
+            game,
+            opening: None,
+            red: "a".to_owned(),
+            black: "b".to_owned(),
+            result: Outcome::Draw,
+            reason: EndReason::Repetition,
+            plies: 2,
+            start_fen: xq_engine::board::START_FEN.to_owned(),
+            opening_moves: String::new(),
+            moves: "h2e2 h9g7".to_owned(),
+            times_ms: Vec::new(),
+            scores: Vec::new(),
+            depths: Vec::new(),
+            faulted: None,
+            detail: None,
+            duration_ms: 1,
+        }
+    }
+
+    /// The `Round` tags of a PGN file, in file order.
+    fn rounds(path: &Path) -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]"))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn games_come_out_in_game_order_whatever_order_they_finished_in() {
+        let dir = std::env::temp_dir().join(format!("xq-pgn-order-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        // Any program that exists serves as the engine: nothing is started.
+        let program = std::env::current_exe().expect("test binary");
+        let text = format!(
+            "[tournament]\npairs = 5\n[time]\ndepth = 1\n[output]\ndir = {:?}\n[[engine]]\nname = \"a\"\ncommand = [{:?}]\n\
+             [[engine]]\nname = \"b\"\ncommand = [{:?}]\n",
+            dir.display().to_string(),
+            program.display().to_string(),
+            program.display().to_string()
+        );
+        let plan = crate::config::parse("test.toml", &text, &[])
+            .expect("config")
+            .plan;
+        let journal_path = dir.join("games.jsonl");
+        let mut journal = Journal::open(&journal_path).expect("journal");
+        let mut finished = FinishedGames::default();
+        // Game 3 of pair 1 is a duplicate line; pair 3 is a hole (never played), so
+        // pair 4's games are written after the scan.
+        let order = [
+            (0, 1),
+            (1, 0),
+            (0, 0),
+            (1, 0),
+            (2, 1),
+            (1, 1),
+            (2, 0),
+            (4, 0),
+            (4, 1),
+        ];
+        for (pair, game) in order {
+            journal.append(&entry(pair, game)).expect("append");
+            finished.insert(game_number(pair, game));
+        }
+        drop(journal);
+        write_games_pgn(&plan, &journal_path, &finished, "2026.11.30".to_owned())
+            .expect("pgn written");
+        let expected = ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "5.1", "5.2"];
+        assert_eq!(rounds(&dir.join("games.pgn")), expected);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
