@@ -10,6 +10,7 @@ pub mod params;
 mod picker;
 pub mod score;
 mod searcher;
+mod table_memory;
 mod tt;
 
 pub use driver::{Game, Report, SearchResult};

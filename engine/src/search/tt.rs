@@ -4,6 +4,7 @@
 //! same position, else the entry of the cluster with the lowest `depth - 8 * age`, where
 //! age counts searches since the entry was written.
 
+use super::table_memory::PagedArray;
 use crate::board::Move;
 
 /// What a stored score means relative to the window it was found with.
@@ -50,7 +51,7 @@ struct Cluster {
 /// The transposition table.
 #[derive(Debug)]
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: PagedArray<Cluster>,
     generation: u8,
 }
 
@@ -60,7 +61,7 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) << 20) / size_of::<Cluster>();
         TranspositionTable {
-            clusters: vec![Cluster::default(); count.max(1)],
+            clusters: PagedArray::new(count),
             generation: 0,
         }
     }
