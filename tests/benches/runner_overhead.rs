@@ -92,6 +92,8 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("xq-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch");
     let scale = if quick { 4 } else { 1 };
+    // Peak memory of the runs at concurrency 8, by games: the first and last rows.
+    let mut rss_at_8 = Vec::new();
     for (concurrency, pairs) in [
         (2, 500 / scale),
         (8, 1000 / scale),
@@ -99,13 +101,23 @@ fn main() {
         (8, 5000 / scale),
     ] {
         let samples: Vec<Sample> = (0..3).map(|_| run(concurrency, pairs, &dir)).collect();
+        let peak_rss_mb = median(samples.iter().map(|s| s.peak_rss_mb).collect());
+        if concurrency == 8 {
+            rss_at_8.push((samples[0].games, peak_rss_mb));
+        }
         println!(
             "concurrency {concurrency:>2}, {:>5} games of {:.0} plies: {:>6.0} games/s, runner CPU {:>5.1} us/move, peak RSS {:>5.1} MB (median of 3)",
             samples[0].games,
             samples[0].plies,
             median(samples.iter().map(|s| s.games_per_s).collect()),
             median(samples.iter().map(|s| s.cpu_per_move_us).collect()),
-            median(samples.iter().map(|s| s.peak_rss_mb).collect()),
+            peak_rss_mb,
+        );
+    }
+    if let [(few_games, few_mb), .., (many_games, many_mb)] = rss_at_8[..] {
+        println!(
+            "peak RSS at concurrency 8: {few_mb:.1} MB after {few_games} games, {many_mb:.1} MB after {many_games} games ({:+.0} bytes a game)",
+            (many_mb - few_mb) * 1024.0 * 1024.0 / (many_games - few_games).max(1) as f64
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::input::RunInput;
-use super::series::{replay, Point, Replay};
+use super::series::{Point, Replay};
 use crate::config::Kind;
 use crate::game::EndReason;
 use crate::output::summary::{ratings, RatingLine};
@@ -35,7 +35,7 @@ pub struct ReasonCount {
 pub struct Facts<'a> {
     pub input: &'a RunInput,
     pub names: Vec<String>,
-    pub replay: Replay,
+    pub replay: &'a Replay,
     pub pairings: Vec<PairingResult>,
     /// The terminal's text: the result block of a match, the rating table of more engines.
     pub result_text: String,
@@ -61,7 +61,7 @@ impl<'a> Facts<'a> {
     #[must_use]
     pub fn new(input: &'a RunInput) -> Facts<'a> {
         let names: Vec<String> = input.engines.iter().map(|e| e.name.clone()).collect();
-        let replay = replay(&input.entries, &names, &input.pairings, input.sprt.as_ref());
+        let replay = &input.replay;
         let tracker = &replay.tracker;
         let name = |i: usize| names.get(i).cloned().unwrap_or_default();
         let pairings: Vec<PairingResult> = input
@@ -107,15 +107,9 @@ impl<'a> Facts<'a> {
             (Some(s), Some(p)) => StatsReport::from_tally(&p.tally, s).ok(),
             _ => None,
         };
-        let played = input.entries.len().max(1) as f64;
-        let mean_plies = input.entries.iter().map(|e| e.plies as f64).sum::<f64>() / played;
-        let mean_game_s = input
-            .entries
-            .iter()
-            .map(|e| e.duration_ms as f64)
-            .sum::<f64>()
-            / played
-            / 1000.0;
+        let played = tracker.games_done().max(1) as f64;
+        let mean_plies = replay.plies as f64 / played;
+        let mean_game_s = replay.duration_ms as f64 / played / 1000.0;
         Facts {
             input,
             faults: tracker.faults.clone(),

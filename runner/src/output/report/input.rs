@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::series::{Replay, Replayer};
 use super::ReportError;
 use crate::config::{Kind, RawConfig};
-use crate::output::journal::{Journal, JournalEntry};
+use crate::output::journal::Journal;
 use crate::schedule::RunMeta;
 use crate::stats::{EloModel, Sprt};
 
@@ -46,8 +47,8 @@ pub struct RunInput {
     pub sprt: Option<Sprt>,
     /// `None` when there is no `summary.json` (a run in progress or killed).
     pub status: Option<RunStatus>,
-    /// Finished games in journal order.
-    pub entries: Vec<JournalEntry>,
+    /// The finished games replayed in journal order.
+    pub replay: Replay,
 }
 
 /// The fields of `summary.json` a report needs; the rest is rebuilt from the journal.
@@ -109,16 +110,6 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
     })?;
     let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
     let summary = read_summary(&dir.join("summary.json"))?;
-    // The report needs results, not moves: keep memory flat on long runs.
-    let mut entries = Vec::new();
-    Journal::scan(&dir.join("games.jsonl"), |_, mut entry| {
-        entry.moves = String::new();
-        entry.opening_moves = String::new();
-        entry.times_ms = Vec::new();
-        entry.scores = Vec::new();
-        entry.depths = Vec::new();
-        entries.push(entry);
-    })?;
 
     let options = |i: usize| -> BTreeMap<String, String> {
         config
@@ -142,6 +133,11 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
             why: "cannot tell which engines played (config unreadable, no summary.json)".to_owned(),
         });
     };
+    // One streaming pass: memory stays flat however long the run.
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    let mut replayer = Replayer::new(&names, &pairings, sprt.as_ref());
+    Journal::scan(&dir.join("games.jsonl"), |_, entry| replayer.add(&entry))?;
+    let replay = replayer.finish();
     Ok(RunInput {
         dir: dir.to_owned(),
         meta,
@@ -154,7 +150,7 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
             exit_code: s.exit_code,
             duration_s: s.duration_s,
         }),
-        entries,
+        replay,
     })
 }
 

@@ -3,16 +3,17 @@
 //! completes (both games in) the pairing's pairs, Elo with its 95% interval and, with an
 //! SPRT, the LLR are recorded.
 //!
-//! Long runs are thinned to at most [`MAX_POINTS`] points per pairing (every k-th pair and
-//! always the last), which is all a chart can show and keeps a 10,000-game report fast.
+//! Long runs are thinned to between [`MIN_POINTS`] and twice as many points per pairing
+//! (every k-th pair and always the last), which is all a chart can show and keeps a
+//! report of any length fast and small.
 
 use crate::output::journal::JournalEntry;
 use crate::schedule::jobs::Jobs;
 use crate::schedule::tracker::Tracker;
 use crate::stats::{Estimate, Sprt, Tally};
 
-/// At most this many points per pairing.
-pub const MAX_POINTS: u64 = 600;
+/// A long pairing keeps at least this many points and fewer than twice as many.
+pub const MIN_POINTS: u64 = 300;
 
 /// The state of one pairing after a completed pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,12 +47,98 @@ impl Point {
 pub struct Replay {
     /// The run's counts after the last entry.
     pub tracker: Tracker,
-    /// Per pairing, one point per recorded pair, in order.
+    /// Per pairing, one point per recorded pair (thinned), in order.
     pub series: Vec<Vec<Point>>,
+    /// Sum of the plies and of the durations (ms) of the recorded games.
+    pub plies: u64,
+    pub duration_ms: u64,
 }
 
-/// Replays the journal. `pairings` are engine indices as in the plan, `names` the engine
-/// names; the SPRT (if any) applies to the first pairing, as in the run.
+/// Builds a [`Replay`] one journal entry at a time, so a report reads a journal of any
+/// length in constant memory. Each pairing keeps a point every `step` pairs; when it
+/// holds `2 * MIN_POINTS` points, every second one is dropped and its step doubles.
+#[derive(Clone, Debug)]
+pub struct Replayer<'a> {
+    jobs: Jobs,
+    pairings: &'a [(usize, usize)],
+    sprt: Option<&'a Sprt>,
+    steps: Vec<u64>,
+    last_pairs: Vec<u64>,
+    replay: Replay,
+}
+
+impl<'a> Replayer<'a> {
+    /// `pairings` are engine indices as in the plan, `names` the engine names; the SPRT
+    /// (if any) applies to the first pairing, as in the run.
+    #[must_use]
+    pub fn new(names: &[String], pairings: &'a [(usize, usize)], sprt: Option<&'a Sprt>) -> Self {
+        Replayer {
+            jobs: Jobs::new(pairings.to_vec(), 0),
+            pairings,
+            sprt,
+            steps: vec![1; pairings.len()],
+            last_pairs: vec![0; pairings.len()],
+            replay: Replay {
+                tracker: Tracker::new(names.to_vec(), pairings.len()),
+                series: vec![Vec::new(); pairings.len()],
+                plies: 0,
+                duration_ms: 0,
+            },
+        }
+    }
+
+    /// Replays the next entry of the journal.
+    pub fn add(&mut self, entry: &JournalEntry) {
+        let job = self.jobs.job(entry.pair, entry.game);
+        let k = job.pairing;
+        let Some(&(a, b)) = self.pairings.get(k) else {
+            return;
+        };
+        let replay = &mut self.replay;
+        if !replay.tracker.record(entry, k, a, b) {
+            return;
+        }
+        replay.plies += entry.plies as u64;
+        replay.duration_ms += entry.duration_ms;
+        let tally = replay.tracker.tally(k);
+        let pairs = tally.penta.pairs();
+        if pairs > self.last_pairs[k] {
+            self.last_pairs[k] = pairs;
+            if pairs % self.steps[k] == 0 {
+                let test = if k == 0 { self.sprt } else { None };
+                let points = &mut replay.series[k];
+                points.push(Point::of(&tally, test));
+                if points.len() as u64 >= 2 * MIN_POINTS {
+                    // Keep the points at multiples of the doubled step.
+                    let mut index = 0;
+                    points.retain(|_| {
+                        index += 1;
+                        index % 2 == 0
+                    });
+                    self.steps[k] *= 2;
+                }
+            }
+        }
+    }
+
+    /// The replay, with the last pair of each pairing always shown.
+    #[must_use]
+    pub fn finish(mut self) -> Replay {
+        let replay = &mut self.replay;
+        for (k, points) in replay.series.iter_mut().enumerate() {
+            let tally = replay.tracker.tally(k);
+            if tally.penta.pairs() > 0
+                && points.last().map(|p| p.pairs) != Some(tally.penta.pairs())
+            {
+                let test = if k == 0 { self.sprt } else { None };
+                points.push(Point::of(&tally, test));
+            }
+        }
+        self.replay
+    }
+}
+
+/// Replays a list of journal entries (see [`Replayer`]).
 #[must_use]
 pub fn replay(
     entries: &[JournalEntry],
@@ -59,40 +146,11 @@ pub fn replay(
     pairings: &[(usize, usize)],
     sprt: Option<&Sprt>,
 ) -> Replay {
-    let jobs = Jobs::new(pairings.to_vec(), 0);
-    let mut tracker = Tracker::new(names.to_vec(), pairings.len());
-    // Pairs per pairing at most, from the journal: the thinning step.
-    let per_pairing = (entries.len() as u64 / 2) / (pairings.len().max(1) as u64) + 1;
-    let step = per_pairing.div_ceil(MAX_POINTS).max(1);
-    let mut series: Vec<Vec<Point>> = vec![Vec::new(); pairings.len()];
-    let mut last_pairs = vec![0u64; pairings.len()];
+    let mut replayer = Replayer::new(names, pairings, sprt);
     for entry in entries {
-        let job = jobs.job(entry.pair, entry.game);
-        let Some(&(a, b)) = pairings.get(job.pairing) else {
-            continue;
-        };
-        if !tracker.record(entry, job.pairing, a, b) {
-            continue;
-        }
-        let tally = tracker.tally(job.pairing);
-        let pairs = tally.penta.pairs();
-        if pairs > last_pairs[job.pairing] {
-            last_pairs[job.pairing] = pairs;
-            if pairs % step == 0 {
-                let test = if job.pairing == 0 { sprt } else { None };
-                series[job.pairing].push(Point::of(&tally, test));
-            }
-        }
+        replayer.add(entry);
     }
-    // The last pair of each pairing is always shown.
-    for (k, points) in series.iter_mut().enumerate() {
-        let tally = tracker.tally(k);
-        if tally.penta.pairs() > 0 && points.last().map(|p| p.pairs) != Some(tally.penta.pairs()) {
-            let test = if k == 0 { sprt } else { None };
-            points.push(Point::of(&tally, test));
-        }
-    }
-    Replay { tracker, series }
+    replayer.finish()
 }
 
 #[cfg(test)]
@@ -141,6 +199,27 @@ mod tests {
         assert_eq!(r.tracker.tally(0).penta.to_array(), [0, 1, 0, 0, 1]);
         assert!(r.series[0].iter().all(|p| p.llr.is_some()));
         assert_eq!(r.tracker.unpaired(), 1);
+    }
+
+    #[test]
+    fn long_runs_are_thinned_to_evenly_spaced_points() {
+        let names = vec!["a".to_owned(), "b".to_owned()];
+        let pairs = 5 * MIN_POINTS + 3;
+        let entries: Vec<JournalEntry> = (0..pairs)
+            .flat_map(|p| [entry(p, 0, Outcome::RedWins), entry(p, 1, Outcome::Draw)])
+            .collect();
+        let r = replay(&entries, &names, &[(0, 1)], None);
+        let points: Vec<u64> = r.series[0].iter().map(|p| p.pairs).collect();
+        assert!(points.len() as u64 >= MIN_POINTS && (points.len() as u64) < 2 * MIN_POINTS + 1);
+        // Evenly spaced by a power-of-two step, and the last pair is shown.
+        let step = points[0];
+        assert!(step.is_power_of_two());
+        assert!(points[..points.len() - 1]
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == step * (i as u64 + 1)));
+        assert_eq!(points.last(), Some(&pairs));
+        assert_eq!(r.plies, 20 * pairs);
     }
 
     #[test]
