@@ -12,7 +12,9 @@
 //! ```
 //! Each attack of a rook, horse, cannon or pawn on one of these points counts its weight
 //! (several attackers count several times, occupied points count too); the sum times
-//! [`PALACE_CONTROL_SCALE`] is capped at [`PALACE_CONTROL_MAX`] 「最高分值 200」.
+//! [`PALACE_CONTROL_SCALE`] is capped at [`PALACE_CONTROL_MAX`] 「最高分值 200」. The
+//! weights are [`PALACE_CONTROL_WEIGHTS`]: the ring outside the palace (the 1s) is
+//! weighted 0 there, as measured, and left out of the region.
 
 use super::context::SideMaps;
 use super::weights::{PALACE_CONTROL_MAX, PALACE_CONTROL_SCALE, PALACE_CONTROL_WEIGHTS};
@@ -64,12 +66,20 @@ const fn classes(color: Color) -> [BitBoard; 4] {
 /// The defender's points by weight class (10, 5, 2, 1), indexed by defender colour.
 pub const CLASSES: [[BitBoard; 4]; 2] = [classes(Color::Red), classes(Color::Black)];
 
-/// All 25 weighted points of a defender.
+/// The points of a defender with a weight above zero.
 pub const REGION: [BitBoard; 2] = [region(Color::Red), region(Color::Black)];
 
 const fn region(color: Color) -> BitBoard {
     let c = classes(color);
-    BitBoard(c[0].0 | c[1].0 | c[2].0 | c[3].0)
+    let mut bits = 0;
+    let mut class = 0;
+    while class < 4 {
+        if PALACE_CONTROL_WEIGHTS[class] != 0 {
+            bits |= c[class].0;
+        }
+        class += 1;
+    }
+    BitBoard(bits)
 }
 
 /// The weight of every point for a defender (zero outside the 25 points).
@@ -125,13 +135,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_weights_sum_to_fifty_one() {
+    fn table_weights_cover_the_palace_only() {
         for color in Color::ALL {
-            assert_eq!(weigh(BitBoard::FULL, color), 51);
+            // 10 + 3 x 5 + 5 x 2: the ring counts 0.
+            assert_eq!(weigh(BitBoard::FULL, color), 35);
             let all = CLASSES[color.index()]
                 .iter()
                 .fold(BitBoard::EMPTY, |a, &c| a | c);
             assert_eq!(all.count(), 25);
+            assert_eq!(REGION[color.index()].count(), 9);
         }
         let e9 = Square::parse("e9").expect("e9");
         assert_eq!(weigh(BitBoard::from_square(e9), Color::Black), 10);
@@ -139,18 +151,15 @@ mod tests {
 
     #[test]
     fn a_rook_on_the_palace_file() {
-        // Red rook e4 against Black king d9 (e-file open up to e9): e5, e6 (ring, 1 + 1),
-        // e7 (2), e8 (5), e9 (10); along rank 4 nothing of Black's half: 19.
+        // Red rook e4 against Black king d9 (e-file open up to e9): e5, e6 (ring, 0),
+        // e7 (2), e8 (5), e9 (10); along rank 4 nothing of Black's half: 17.
         let pos = Position::from_fen("3k5/9/9/9/9/4R4/9/9/9/5K3 w").expect("fen");
         let maps = SideMaps::new(&pos, Color::Red);
-        assert_eq!(score(&pos, &maps, Color::Red), 19 * PALACE_CONTROL_SCALE);
-        // A crossed pawn on e6 attacks e7 (2), d6 and f6 (1 + 1): + 4 (and it stops the
-        // rook at e6: e5, e6 only).
+        assert_eq!(score(&pos, &maps, Color::Red), 17 * PALACE_CONTROL_SCALE);
+        // A crossed pawn on e6 attacks e7 (2), d6 and f6 (ring, 0), and it stops the rook
+        // at e6 (e5, e6: ring only): 2.
         let pos = Position::from_fen("3k5/9/9/4P4/9/4R4/9/9/9/5K3 w").expect("fen");
         let maps = SideMaps::new(&pos, Color::Red);
-        assert_eq!(
-            score(&pos, &maps, Color::Red),
-            (2 + 4) * PALACE_CONTROL_SCALE
-        );
+        assert_eq!(score(&pos, &maps, Color::Red), 2 * PALACE_CONTROL_SCALE);
     }
 }
