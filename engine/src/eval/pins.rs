@@ -13,24 +13,7 @@ use super::geometry::{first_on_ray, line_distance, lines, ray};
 use super::weights::{LEG_PIN_ON_ROOK, PIN_BASE, PIN_PER_STEP, ROOK_PIN_PAWN};
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
 use crate::movegen::attackers_to;
-use crate::movegen::tables::{ELEPHANT_STEPS, HORSE_STEPS};
-
-/// Every point a horse on a square could reach with free legs.
-pub const HORSE_REACH: [BitBoard; Square::COUNT] = {
-    let mut table = [BitBoard::EMPTY; Square::COUNT];
-    let mut sq = 0;
-    while sq < Square::COUNT {
-        let mut bits = 0u128;
-        let mut d = 0;
-        while d < 4 {
-            bits |= HORSE_STEPS[sq][d].targets.0;
-            d += 1;
-        }
-        table[sq] = BitBoard(bits);
-        sq += 1;
-    }
-    table
-};
+use crate::movegen::tables::{ELEPHANT_STEPS, HORSE_REACH, HORSE_STEPS};
 
 /// The pieces of `owner` that protect `sq` (could capture on it), pins ignored: the
 /// attackers of the square, asked of the move generator.
