@@ -3,26 +3,11 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
+use common::{runner_in, scratch, workspace};
 
-use common::{bin, scratch};
-
-fn workspace() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-}
-
+/// Runs `xq-runner` from the repository's top folder, where the configs' paths point.
 fn run_in_workspace(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin("xq-runner"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("xq-runner");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    runner_in(&workspace(), args)
 }
 
 #[test]

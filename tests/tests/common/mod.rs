@@ -109,10 +109,7 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// The shipped opening suite of the repository.
 pub fn mainlines() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../openings/mainlines.epd"
-    ))
+    workspace().join("openings/mainlines.epd")
 }
 
 /// A match config of our engine at two eval levels, fixed depth, written to `dir`.
@@ -160,15 +157,31 @@ options = {{ evallevel = "0", hashsize = "4" }}
 
 /// Runs `xq-runner` with arguments; returns (exit code, stdout, stderr).
 pub fn runner(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(bin("xq-runner"))
-        .args(args)
-        .output()
-        .expect("run xq-runner");
+    output_of(std::process::Command::new(bin("xq-runner")).args(args))
+}
+
+/// Runs `xq-runner` with arguments from the folder `dir` (relative paths in configs
+/// resolve there); returns (exit code, stdout, stderr).
+pub fn runner_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    output_of(
+        std::process::Command::new(bin("xq-runner"))
+            .args(args)
+            .current_dir(dir),
+    )
+}
+
+fn output_of(command: &mut std::process::Command) -> (i32, String, String) {
+    let out = command.output().expect("run xq-runner");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// The repository's top folder.
+pub fn workspace() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// The journal lines of a run folder, parsed.
