@@ -49,6 +49,34 @@ pub struct JournalEntry {
     pub duration_ms: u64,
 }
 
+#[cfg(test)]
+impl JournalEntry {
+    /// A finished game of engines `a` and `b` (`a` Red in game 0, Black in game 1) from
+    /// the start position, without moves: for tests that need results, not games.
+    pub(crate) fn sample(pair: u64, game: u8, result: Outcome) -> JournalEntry {
+        let (red, black) = if game == 0 { ("a", "b") } else { ("b", "a") };
+        JournalEntry {
+            pair,
+            game,
+            opening: None,
+            red: red.to_owned(),
+            black: black.to_owned(),
+            result,
+            reason: EndReason::Checkmate,
+            plies: 10,
+            start_fen: xq_engine::board::START_FEN.to_owned(),
+            opening_moves: String::new(),
+            moves: String::new(),
+            times_ms: Vec::new(),
+            scores: Vec::new(),
+            depths: Vec::new(),
+            faulted: None,
+            detail: None,
+            duration_ms: 1,
+        }
+    }
+}
+
 impl JournalEntry {
     /// The entry of a played game.
     #[must_use]

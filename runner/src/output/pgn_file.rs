@@ -143,23 +143,10 @@ mod tests {
 
     fn entry(pair: u64, game: u8) -> JournalEntry {
         JournalEntry {
-            pair,
-            game,
-            opening: None,
-            red: "a".to_owned(),
-            black: "b".to_owned(),
-            result: Outcome::Draw,
             reason: EndReason::Repetition,
             plies: 2,
-            start_fen: xq_engine::board::START_FEN.to_owned(),
-            opening_moves: String::new(),
             moves: "h2e2 h9g7".to_owned(),
-            times_ms: Vec::new(),
-            scores: Vec::new(),
-            depths: Vec::new(),
-            faulted: None,
-            detail: None,
-            duration_ms: 1,
+            ..JournalEntry::sample(pair, game, Outcome::Draw)
         }
     }
 

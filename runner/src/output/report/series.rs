@@ -156,41 +156,18 @@ pub fn replay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{EndReason, Outcome};
-
-    fn entry(pair: u64, game: u8, result: Outcome) -> JournalEntry {
-        let (red, black) = if game == 0 { ("a", "b") } else { ("b", "a") };
-        JournalEntry {
-            pair,
-            game,
-            opening: None,
-            red: red.to_owned(),
-            black: black.to_owned(),
-            result,
-            reason: EndReason::Checkmate,
-            plies: 10,
-            start_fen: String::new(),
-            opening_moves: String::new(),
-            moves: String::new(),
-            times_ms: Vec::new(),
-            scores: Vec::new(),
-            depths: Vec::new(),
-            faulted: None,
-            detail: None,
-            duration_ms: 1,
-        }
-    }
+    use crate::game::Outcome;
 
     #[test]
     fn a_pair_counts_when_both_games_are_in() {
         let names = vec!["a".to_owned(), "b".to_owned()];
         // Pair 1 finishes before pair 0; pair 2 is left unpaired.
         let entries = [
-            entry(0, 0, Outcome::RedWins),
-            entry(1, 0, Outcome::Draw),
-            entry(1, 1, Outcome::RedWins),
-            entry(2, 1, Outcome::Draw),
-            entry(0, 1, Outcome::BlackWins),
+            JournalEntry::sample(0, 0, Outcome::RedWins),
+            JournalEntry::sample(1, 0, Outcome::Draw),
+            JournalEntry::sample(1, 1, Outcome::RedWins),
+            JournalEntry::sample(2, 1, Outcome::Draw),
+            JournalEntry::sample(0, 1, Outcome::BlackWins),
         ];
         let r = replay(&entries, &names, &[(0, 1)], Some(&Sprt::default()));
         let pairs: Vec<u64> = r.series[0].iter().map(|p| p.pairs).collect();
@@ -206,7 +183,12 @@ mod tests {
         let names = vec!["a".to_owned(), "b".to_owned()];
         let pairs = 5 * MIN_POINTS + 3;
         let entries: Vec<JournalEntry> = (0..pairs)
-            .flat_map(|p| [entry(p, 0, Outcome::RedWins), entry(p, 1, Outcome::Draw)])
+            .flat_map(|p| {
+                [
+                    JournalEntry::sample(p, 0, Outcome::RedWins),
+                    JournalEntry::sample(p, 1, Outcome::Draw),
+                ]
+            })
             .collect();
         let r = replay(&entries, &names, &[(0, 1)], None);
         let points: Vec<u64> = r.series[0].iter().map(|p| p.pairs).collect();
