@@ -108,7 +108,7 @@ pub fn write_games_pgn(
         let number = game_number(entry.pair, entry.game);
         if Some(number) != next {
             // A game written already is a duplicate line; keep only the first.
-            if next.is_some_and(|n| number > n) || next.is_none() {
+            if next.is_none_or(|n| number > n) {
                 early.entry(number).or_insert(offset);
             }
             return;

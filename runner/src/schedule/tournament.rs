@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
-use super::jobs::{Job, Jobs, Pending};
+use super::jobs::{Jobs, Pending};
 use super::tracker::Tracker;
 use super::worker::{worker, Finished, RunState, Shared};
 use crate::cli::exit;
@@ -22,7 +22,7 @@ use crate::client::EngineSession;
 use crate::config::{Kind, Loaded, Plan};
 use crate::game::EndReason;
 use crate::openings::OpeningBook;
-use crate::output::journal::{Journal, JournalEntry, JournalError};
+use crate::output::journal::{Journal, JournalError};
 use crate::output::pgn_file::write_games_pgn;
 use crate::output::progress::Progress;
 use crate::output::summary::{ratings, summarize, RunnerCost};
@@ -120,11 +120,6 @@ fn load_openings(
     Ok(Some((book, schedule)))
 }
 
-/// The pairing and engines of a journal entry.
-fn job_of(jobs: &Jobs, entry: &JournalEntry) -> Job {
-    jobs.job(entry.pair, entry.game)
-}
-
 /// Plays (or resumes) a run.
 ///
 /// # Errors
@@ -143,7 +138,7 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     if resume {
         // The games already played, streamed from the journal into the counts.
         Journal::scan(&journal_path, |_, entry| {
-            let job = job_of(&jobs, &entry);
+            let job = jobs.job(entry.pair, entry.game);
             let (a, b) = plan.pairings[job.pairing];
             tracker.record(&entry, job.pairing, a, b);
         })?;
@@ -164,7 +159,7 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     if stop_status.is_some() {
         let _ = state_tx.send(RunState::Finishing);
     }
-    let pending = Pending::new(jobs.clone(), tracker.finished().clone());
+    let pending = Pending::new(jobs, tracker.finished().clone());
     let workers = usize::try_from(pending.remaining())
         .map_or(plan.concurrency, |left| plan.concurrency.min(left))
         .max(1);

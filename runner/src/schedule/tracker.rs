@@ -66,12 +66,6 @@ impl Tracker {
         }
     }
 
-    /// Whether a game is already recorded.
-    #[must_use]
-    pub fn is_done(&self, pair: u64, game: u8) -> bool {
-        self.done.contains(game_number(pair, game))
-    }
-
     /// Records a finished game of pairing `pairing` between engines `first` (Red in
     /// game 0) and `second`. Returns false for a game recorded before (a duplicate).
     pub fn record(
