@@ -6,9 +6,11 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
+use xq_engine::board::BitBoard;
 use xq_engine::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
 use xq_engine::movegen::{
-    count_legal, gives_check, in_check, is_legal, legal_captures, legal_moves,
+    capture_keeps_king_safe, count_legal, generate_captures_unchecked, gives_check, in_check,
+    is_legal, legal_captures, legal_moves, MoveList,
 };
 use xq_engine::rng::SplitMix64;
 
@@ -264,6 +266,54 @@ fn make_unmake_key_captures_and_checks() {
             assert_eq!(after, pos, "unmake {m}");
         }
     }
+}
+
+#[test]
+fn unchecked_captures_kept_by_the_safety_test_are_the_legal_captures() {
+    let mut list = MoveList::new();
+    let mut tested = 0;
+    for pos in random_positions(5, 60, 160) {
+        if in_check(&pos) {
+            continue;
+        }
+        let them = !pos.side_to_move();
+        let legal: BTreeSet<Move> = legal_captures(&pos).iter().copied().collect();
+        generate_captures_unchecked(&pos, pos.color_bb(them), &mut list);
+        let kept: BTreeSet<Move> = list
+            .iter()
+            .copied()
+            .filter(|&m| capture_keeps_king_safe(&pos, m))
+            .collect();
+        assert_eq!(kept, legal, "captures of {}", pos.to_fen());
+        tested += list.len() - kept.len();
+        // Restricted to some victims: exactly the captures of those.
+        let rooks = pos.pieces_of(them, PieceKind::Rook);
+        generate_captures_unchecked(
+            &pos,
+            rooks | BitBoard::FULL.without(pos.king(them)),
+            &mut list,
+        );
+        assert!(list
+            .iter()
+            .all(|m| pos.piece_at(m.to()).is_some_and(|p| p.color() == them)));
+        generate_captures_unchecked(&pos, rooks, &mut list);
+        let of_rooks: BTreeSet<Move> = list
+            .iter()
+            .copied()
+            .filter(|&m| capture_keeps_king_safe(&pos, m))
+            .collect();
+        let expected: BTreeSet<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| rooks.has(m.to()))
+            .collect();
+        assert_eq!(of_rooks, expected, "rook captures of {}", pos.to_fen());
+    }
+    // The random games do produce captures that expose the king (pinned pieces).
+    assert!(
+        tested > 0,
+        "no illegal capture was generated, so none was tested"
+    );
 }
 
 #[test]

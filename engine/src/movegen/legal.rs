@@ -21,7 +21,8 @@ use super::attacks::{
 };
 use super::movelist::MoveList;
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_REACH, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS, PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_REACH, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS, LINES_AND_LEGS,
+    PAWN_STEPS, RAYS,
 };
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 
@@ -100,6 +101,24 @@ impl LegalFilter {
             screens: BitBoard(lines.screens),
             evasions,
             checking_screens: BitBoard(lines.checking_screens),
+        }
+    }
+
+    /// A filter that lets every non-king move through untested: for
+    /// [`generate_captures_unchecked`], whose callers test only the moves they play.
+    #[must_use]
+    #[inline]
+    fn unchecked(pos: &Position) -> LegalFilter {
+        let us = pos.side_to_move();
+        LegalFilter {
+            king: pos.king(us),
+            occ: pos.occupied(),
+            enemy: Attackers::of(pos, !us),
+            in_check: false,
+            pinned: BitBoard::EMPTY,
+            screens: BitBoard::EMPTY,
+            evasions: BitBoard::EMPTY,
+            checking_screens: BitBoard::EMPTY,
         }
     }
 
@@ -256,15 +275,23 @@ pub enum Kind {
 /// Generates the legal moves of one kind.
 #[inline(always)]
 fn generate<S: Sink>(pos: &Position, kind: Kind, sink: &mut S) {
-    generate_filtered(pos, &LegalFilter::new(pos), kind, sink);
+    let victims = pos.color_bb(!pos.side_to_move());
+    generate_filtered(pos, &LegalFilter::new(pos), kind, victims, sink);
 }
 
-/// Generates the legal moves of one kind with a filter computed for this position.
+/// Generates the moves of one kind that `filter` passes; captures only of `victims`
+/// (enemy pieces).
 #[inline(always)]
-fn generate_filtered<S: Sink>(pos: &Position, filter: &LegalFilter, kind: Kind, sink: &mut S) {
+fn generate_filtered<S: Sink>(
+    pos: &Position,
+    filter: &LegalFilter,
+    kind: Kind,
+    victims: BitBoard,
+    sink: &mut S,
+) {
     let us = pos.side_to_move();
     let occ = filter.occ;
-    let enemy_pieces = pos.color_bb(!us);
+    let enemy_pieces = victims;
     let allowed = match kind {
         Kind::All => !pos.color_bb(us),
         Kind::Captures => enemy_pieces,
@@ -335,7 +362,36 @@ pub fn generate_into(pos: &Position, kind: Kind, list: &mut MoveList) {
 #[inline]
 pub fn generate_with(pos: &Position, filter: &LegalFilter, kind: Kind, list: &mut MoveList) {
     list.clear();
-    generate_filtered(pos, filter, kind, list);
+    let victims = pos.color_bb(!pos.side_to_move());
+    generate_filtered(pos, filter, kind, victims, list);
+}
+
+/// Replaces the contents of `list` with the captures of the enemy pieces in `victims`
+/// by the side to move, which must not be in check. Only king captures are tested for
+/// legality: quiescence cuts most captures before playing them, and tests the others
+/// with [`capture_keeps_king_safe`], cheaper than a [`LegalFilter`] for a few moves.
+#[inline]
+pub fn generate_captures_unchecked(pos: &Position, victims: BitBoard, list: &mut MoveList) {
+    list.clear();
+    let victims = victims & pos.color_bb(!pos.side_to_move());
+    generate_filtered(
+        pos,
+        &LegalFilter::unchecked(pos),
+        Kind::Captures,
+        victims,
+        list,
+    );
+}
+
+/// Whether a capture from [`generate_captures_unchecked`] is legal. Out of check, a
+/// capture changes the occupancy only on its start point (its target stays occupied and
+/// the piece taken attacks nothing any more), so only a piece leaving a line or a horse
+/// leg of its own king can expose it; anything else needs no look at the attackers.
+#[must_use]
+#[inline]
+pub fn capture_keeps_king_safe(pos: &Position, m: Move) -> bool {
+    let king = pos.king(pos.side_to_move());
+    m.from() == king || !LINES_AND_LEGS[king.index()].has(m.from()) || king_safe_after(pos, m)
 }
 
 /// All legal moves of the side to move.
@@ -398,13 +454,18 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
     if !reachable.has(to) {
         return false;
     }
-    let king = if piece.kind() == PieceKind::King {
-        to
-    } else {
-        pos.king(us)
-    };
+    king_safe_after(pos, m)
+}
+
+/// Whether the king of the side to move is safe after the pseudo-legal move `m`.
+#[inline]
+fn king_safe_after(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let us = pos.side_to_move();
+    let own_king = pos.king(us);
+    let king = if from == own_king { to } else { own_king };
     let enemy = Attackers::of(pos, !us).without(BitBoard::from_square(to));
-    king_attackers(king, occ.without(from).with(to), &enemy).is_empty()
+    king_attackers(king, pos.occupied().without(from).with(to), &enemy).is_empty()
 }
 
 /// Whether the legal move `m` gives check.
@@ -430,7 +491,7 @@ fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> b
     let Some(piece) = pos.piece_at(from) else {
         return false;
     };
-    if !super::tables::LINES_AND_LEGS[king.index()].has(from) {
+    if !LINES_AND_LEGS[king.index()].has(from) {
         return checks_from_off_line(pos, piece.kind(), to, king);
     }
     let moved = BitBoard::from_square(from) | BitBoard::from_square(to);

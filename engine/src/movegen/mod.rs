@@ -11,8 +11,9 @@ pub use attacks::{
     is_attacked_by, is_attacked_king, king_attackers, piece_attacks, rook_attacks, Attackers,
 };
 pub use legal::{
-    count_legal, generate_into, generate_with, gives_check, has_legal_move, is_legal,
-    legal_captures, legal_moves, legal_quiets, Kind as GenKind, LegalFilter,
+    capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_into,
+    generate_with, gives_check, has_legal_move, is_legal, legal_captures, legal_moves,
+    legal_quiets, Kind as GenKind, LegalFilter,
 };
 pub use movelist::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};

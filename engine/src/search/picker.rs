@@ -2,11 +2,11 @@
 //! killers, quiet moves by history, and losing captures last.
 
 use super::heuristics::Heuristics;
-use crate::board::{Move, PieceKind, Position};
+use crate::board::{BitBoard, Move, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::movegen::{
-    generate_into, generate_with, is_attacked_by, is_legal, GenKind, LegalFilter, MoveList,
-    MAX_MOVES,
+    generate_captures_unchecked, generate_into, generate_with, is_attacked_by, is_legal, GenKind,
+    LegalFilter, MoveList, MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -124,19 +124,21 @@ impl MovePicker {
         }
     }
 
-    /// Captures only (quiescence), or every evasion when in check.
+    /// Every legal evasion when in check; otherwise the captures of `victims`, not tested
+    /// for legality (see [`generate_captures_unchecked`]: test each move before playing
+    /// it with [`capture_keeps_king_safe`](crate::movegen::capture_keeps_king_safe)).
     #[must_use]
     pub fn quiescence(
         pos: &Position,
         in_check: bool,
+        victims: BitBoard,
         mut buffers: Box<PickerBuffers>,
     ) -> MovePicker {
-        let kind = if in_check {
-            GenKind::All
+        if in_check {
+            generate_into(pos, GenKind::All, &mut buffers.moves);
         } else {
-            GenKind::Captures
-        };
-        generate_into(pos, kind, &mut buffers.moves);
+            generate_captures_unchecked(pos, victims, &mut buffers.moves);
+        }
         buffers.bad.clear();
         let PickerBuffers { moves, scores, .. } = &mut *buffers;
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {

@@ -13,7 +13,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
-use crate::movegen::{gives_check, has_legal_move, MAX_MOVES};
+use crate::movegen::{capture_keeps_king_safe, gives_check, has_legal_move, MAX_MOVES};
 use crate::rules::chase::new_chases;
 use crate::rules::{judge_cycle, ChaseRule, PlyEntry};
 
@@ -230,19 +230,24 @@ impl Searcher {
             .sum()
     }
 
-    /// The value of the most valuable piece the side to move could capture.
-    fn best_victim_value(&self) -> i32 {
+    /// The enemy pieces worth more than `value`: the only captures that delta pruning
+    /// lets through.
+    fn victims_above(&self, value: i32) -> BitBoard {
         let them = !self.pos.side_to_move();
-        [
+        let mut victims = BitBoard::EMPTY;
+        for kind in [
             PieceKind::Rook,
             PieceKind::Cannon,
             PieceKind::Horse,
             PieceKind::Advisor,
+            PieceKind::Elephant,
             PieceKind::Pawn,
-        ]
-        .iter()
-        .find(|&&k| self.pos.pieces_of(them, k).any())
-        .map_or(0, |&k| material(k))
+        ] {
+            if material(kind) > value {
+                victims |= self.pos.pieces_of(them, kind);
+            }
+        }
+        victims
     }
 
     /// Draws and wins by the rules at an inner node, from the side to move's view.
@@ -551,18 +556,21 @@ impl Searcher {
             self.evaluator.evaluate(&self.pos)
         };
         let mut best = stand_pat;
+        let mut victims = BitBoard::EMPTY;
         if !checked {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            // Even taking the best enemy piece cannot reach alpha: no capture will.
-            if stand_pat + self.best_victim_value() + DELTA_MARGIN <= alpha {
+            // Delta pruning: only captures of pieces that may lift the score to alpha are
+            // generated; when there are none, no capture will reach it.
+            victims = self.victims_above(alpha - stand_pat - DELTA_MARGIN);
+            if victims.is_empty() {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
         }
         let buffers = self.borrow_buffers(ply);
-        let mut picker = MovePicker::quiescence(&self.pos, checked, buffers);
+        let mut picker = MovePicker::quiescence(&self.pos, checked, victims, buffers);
         if checked && picker.is_empty() {
             self.return_buffers(ply, picker);
             return -MATE + ply as i32;
@@ -570,7 +578,10 @@ impl Searcher {
         while let Some((m, _)) = picker.next_move(&self.pos, &self.heuristics) {
             if !checked {
                 let victim = self.pos.piece_at(m.to()).map_or(0, |p| material(p.kind()));
-                if stand_pat + victim + DELTA_MARGIN <= alpha || is_losing_capture(&self.pos, m) {
+                if stand_pat + victim + DELTA_MARGIN <= alpha
+                    || is_losing_capture(&self.pos, m)
+                    || !capture_keeps_king_safe(&self.pos, m)
+                {
                     continue;
                 }
             }
