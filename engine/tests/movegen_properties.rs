@@ -9,8 +9,9 @@ use proptest::prelude::*;
 use xq_engine::board::BitBoard;
 use xq_engine::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
 use xq_engine::movegen::{
-    capture_keeps_king_safe, count_legal, generate_captures_unchecked, gives_check, in_check,
-    is_legal, legal_captures, legal_moves, MoveList,
+    capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_quiet_checks,
+    gives_check, in_check, is_legal, legal_captures, legal_moves, legal_quiets, LegalFilter,
+    MoveList,
 };
 use xq_engine::rng::SplitMix64;
 
@@ -314,6 +315,25 @@ fn unchecked_captures_kept_by_the_safety_test_are_the_legal_captures() {
         tested > 0,
         "no illegal capture was generated, so none was tested"
     );
+}
+
+#[test]
+fn quiet_checks_are_the_quiet_moves_that_give_check() {
+    let mut list = MoveList::new();
+    let mut checks = 0;
+    for pos in random_positions(6, 80, 160) {
+        let expected: BTreeSet<Move> = legal_quiets(&pos)
+            .iter()
+            .copied()
+            .filter(|&m| gives_check(&pos, m))
+            .collect();
+        generate_quiet_checks(&pos, &LegalFilter::new(&pos), &mut list);
+        let ours: BTreeSet<Move> = list.iter().copied().collect();
+        assert_eq!(ours.len(), list.len(), "a move twice in {}", pos.to_fen());
+        assert_eq!(ours, expected, "quiet checks of {}", pos.to_fen());
+        checks += ours.len();
+    }
+    assert!(checks > 100, "only {checks} quiet checks in the sample");
 }
 
 #[test]

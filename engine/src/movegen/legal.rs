@@ -124,7 +124,7 @@ impl LegalFilter {
 
     /// Exact test: the king is safe after moving `from` -> `to`.
     #[inline]
-    fn king_safe_after(&self, from: Square, to: Square) -> bool {
+    pub(super) fn king_safe_after(&self, from: Square, to: Square) -> bool {
         let occ = self.occ.without(from).with(to);
         let king = if from == self.king { to } else { self.king };
         let enemy = self.enemy.without(BitBoard::from_square(to));
@@ -207,7 +207,7 @@ impl LineFacts {
 }
 
 /// Where generated moves go: a list, or just a count.
-trait Sink {
+pub(super) trait Sink {
     fn add(&mut self, from: Square, to: Square);
     /// Adds moves from `from` to every point of `targets`.
     fn add_all(&mut self, from: Square, targets: BitBoard);
@@ -243,7 +243,7 @@ impl Sink for Counter {
 
 /// Emits the legal moves among `targets` of the piece on `from`.
 #[inline(always)]
-fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &mut S) {
+pub(super) fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &mut S) {
     // Most pieces have no capture at all: skip the legality bookkeeping for them.
     if targets.is_empty() {
         return;

@@ -4,6 +4,7 @@ mod attacks;
 mod legal;
 mod movelist;
 mod perft;
+mod quiet_checks;
 pub mod tables;
 
 pub use attacks::{
@@ -17,3 +18,4 @@ pub use legal::{
 };
 pub use movelist::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};
+pub use quiet_checks::generate_quiet_checks;

@@ -5,8 +5,8 @@ use super::heuristics::Heuristics;
 use crate::board::{BitBoard, Move, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::movegen::{
-    generate_captures_unchecked, generate_into, generate_with, is_attacked_by, is_legal, GenKind,
-    LegalFilter, MoveList, MAX_MOVES,
+    generate_captures_unchecked, generate_into, generate_quiet_checks, generate_with, gives_check,
+    is_attacked_by, is_legal, GenKind, LegalFilter, MoveList, MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -97,6 +97,8 @@ pub struct MovePicker {
     single_list: bool,
     /// Made with the captures, reused for the quiet moves.
     filter: Option<LegalFilter>,
+    /// Only quiet moves that give check are wanted (futility prunes the others).
+    checks_only: bool,
 }
 
 impl MovePicker {
@@ -121,6 +123,7 @@ impl MovePicker {
             bad_next: 0,
             single_list: false,
             filter: None,
+            checks_only: false,
         }
     }
 
@@ -158,6 +161,7 @@ impl MovePicker {
             bad_next: 0,
             single_list: true,
             filter: None,
+            checks_only: false,
         }
     }
 
@@ -220,7 +224,11 @@ impl MovePicker {
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
         match &self.filter {
+            Some(filter) if self.checks_only => generate_quiet_checks(pos, filter, moves),
             Some(filter) => generate_with(pos, filter, GenKind::Quiets, moves),
+            None if self.checks_only => {
+                generate_quiet_checks(pos, &LegalFilter::new(pos), moves);
+            }
             None => generate_into(pos, GenKind::Quiets, moves),
         }
         let skip = [self.hash_move, self.killers[0], self.killers[1]];
@@ -273,7 +281,7 @@ impl MovePicker {
                     self.killer_index += 1;
                     if let Some(m) = self.killers[index] {
                         let fresh = Some(m) != self.hash_move && pos.piece_at(m.to()).is_none();
-                        if fresh && is_legal(pos, m) {
+                        if fresh && is_legal(pos, m) && (!self.checks_only || gives_check(pos, m)) {
                             return Some((m, KILLER[index]));
                         }
                     }
@@ -285,19 +293,20 @@ impl MovePicker {
                 Stage::Quiets => {
                     // The best few by selection; most nodes stop (or prune) before the
                     // rest, whose order matters little.
-                    if self.next < SORTED_QUIETS {
-                        if let Some(picked) = self.pick_best() {
-                            return Some(picked);
-                        }
+                    let picked = if self.next < SORTED_QUIETS {
+                        self.pick_best()
                     } else {
                         let PickerBuffers { moves, scores, .. } = &*self.buffers;
-                        if self.next < moves.len() {
-                            let picked = (moves[self.next], scores[self.next]);
-                            self.next += 1;
-                            return Some(picked);
-                        }
+                        let picked = moves.get(self.next).map(|&m| (m, scores[self.next]));
+                        self.next += 1;
+                        picked
+                    };
+                    match picked {
+                        // Wanted checks only since generation: only checks were kept.
+                        Some((m, _)) if self.checks_only && !gives_check(pos, m) => {}
+                        Some(picked) => return Some(picked),
+                        None => self.stage = Stage::BadCaptures,
                     }
-                    self.stage = Stage::BadCaptures;
                 }
                 Stage::BadCaptures => {
                     if self.bad_next < self.buffers.bad.len() {
@@ -321,6 +330,13 @@ impl MovePicker {
         ) {
             self.stage = Stage::BadCaptures;
         }
+    }
+
+    /// From now on, quiet moves (killers included) are returned only when they give
+    /// check: at a node where futility prunes every other quiet move, they are not
+    /// looked at, and, when the quiet moves are still to be generated, not even kept.
+    pub fn only_checking_quiets(&mut self) {
+        self.checks_only = true;
     }
 
     /// Whether an ordering score belongs to a capture that looked losing.

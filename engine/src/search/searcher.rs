@@ -404,7 +404,16 @@ impl Searcher {
         // win): such nodes prune no quiet move.
         let may_stalemate = !self.has_attacking_pieces(!self.pos.side_to_move());
 
-        while let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) {
+        loop {
+            let prunable = !root && !checked && !may_stalemate && best_score > -MATE_BOUND;
+            let futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
+            if prunable && futile {
+                // Futility (below) would prune every quiet move but checks.
+                picker.only_checking_quiets();
+            }
+            let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) else {
+                break;
+            };
             legal += 1;
             if root && self.banned.contains(&m) {
                 continue;
@@ -413,7 +422,6 @@ impl Searcher {
                 continue;
             };
             let capture = self.pos.piece_at(m.to()).is_some();
-            let prunable = !root && !checked && !may_stalemate && best_score > -MATE_BOUND;
             // Late move pruning: enough quiet moves tried at a shallow node; the rest of
             // them (checks included) are not even generated.
             let lmp_limit = LMP_BASE + (depth * depth) as usize / (2 - usize::from(improving));
@@ -425,11 +433,7 @@ impl Searcher {
             let quiet = !capture && !check;
 
             // Futility: a quiet move cannot lift a hopeless eval to alpha this close to the leaves.
-            if prunable
-                && quiet
-                && depth <= FUTILITY_MAX_DEPTH
-                && eval + FUTILITY_MARGIN * depth <= alpha
-            {
+            if prunable && quiet && futile {
                 continue;
             }
             if !root

@@ -1,0 +1,161 @@
+//! The quiet moves that give check, generated without the others: at a node where
+//! futility pruning drops every quiet move but checks, the search needs only these.
+
+use super::attacks::{
+    before, cannon_moves, elephant_attacks, horse_attacks, nearest, rook_attacks,
+};
+use super::legal::{emit, gives_check, LegalFilter};
+use super::movelist::MoveList;
+use super::tables::{
+    ADVISOR_STEPS, CHECK_RELEVANT, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS,
+};
+use crate::board::{BitBoard, Move, PieceKind, Position};
+
+/// Empty points where a piece of our side arriving from outside the enemy king's lines
+/// and horse legs gives check, per kind.
+struct CheckPoints {
+    rook: BitBoard,
+    cannon: BitBoard,
+    horse: BitBoard,
+    pawn: BitBoard,
+    /// Between the king and our cannon, with nothing in between: any piece there
+    /// becomes the cannon's screen.
+    screen: BitBoard,
+}
+
+impl CheckPoints {
+    fn new(pos: &Position, occ: BitBoard) -> CheckPoints {
+        let us = pos.side_to_move();
+        let king = pos.king(!us);
+        let empty = BitBoard(!occ.0 & BitBoard::FULL.0);
+        let cannons = pos.pieces_of(us, PieceKind::Cannon).0;
+        let mut horse = BitBoard::EMPTY;
+        for step in &HORSE_ATTACKERS[king.index()] {
+            if !occ.has(step.block) {
+                horse |= step.targets;
+            }
+        }
+        let (mut cannon, mut screen) = (0u128, 0u128);
+        add_lines::<0>(king.index(), occ.0, cannons, &mut cannon, &mut screen);
+        add_lines::<1>(king.index(), occ.0, cannons, &mut cannon, &mut screen);
+        add_lines::<2>(king.index(), occ.0, cannons, &mut cannon, &mut screen);
+        add_lines::<3>(king.index(), occ.0, cannons, &mut cannon, &mut screen);
+        CheckPoints {
+            rook: rook_attacks(king, occ) & empty,
+            cannon: BitBoard(cannon) & empty,
+            horse: horse & empty,
+            pawn: PAWN_ATTACKERS[us.index()][king.index()] & empty,
+            screen: BitBoard(screen),
+        }
+    }
+}
+
+/// On the ray `DIR` from the king: the points behind exactly one piece (a cannon there
+/// checks) and, when the first piece is our cannon, the points before it (screens).
+#[inline(always)]
+fn add_lines<const DIR: usize>(
+    king: usize,
+    occ: u128,
+    cannons: u128,
+    cannon: &mut u128,
+    screen: &mut u128,
+) {
+    let ray = RAYS[DIR][king].0;
+    let blockers = ray & occ;
+    let first = nearest::<DIR>(blockers);
+    if first == 0 {
+        return;
+    }
+    let second = nearest::<DIR>(blockers ^ first);
+    *cannon |= before::<DIR>(ray, second) & !before::<DIR>(ray, first) & !first;
+    if first & cannons != 0 {
+        *screen |= before::<DIR>(ray, first);
+    }
+}
+
+/// Replaces the contents of `list` with the legal quiet moves that give check, as
+/// `legal_quiets` filtered by `gives_check` would (in another order). A piece off the
+/// enemy king's lines, legs and pawn points can check only by arriving on a check
+/// point of its kind or on a screen point, so only those targets are generated for it;
+/// every other piece's quiet moves are generated and tested.
+pub fn generate_quiet_checks(pos: &Position, filter: &LegalFilter, list: &mut MoveList) {
+    list.clear();
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let quiet = BitBoard(!occ.0 & BitBoard::FULL.0);
+    let points = CheckPoints::new(pos, occ);
+    let relevant = CHECK_RELEVANT[us.index()][pos.king(!us).index()];
+    // The targets worth generating for a piece on `from` whose check points are `own`.
+    let wanted = |from, own: BitBoard| {
+        if relevant.has(from) {
+            quiet
+        } else {
+            own | points.screen
+        }
+    };
+    for from in pos.pieces_of(us, PieceKind::Rook) {
+        let targets = wanted(from, points.rook);
+        emit(
+            filter,
+            from,
+            rook_attacks(from, occ) & targets & quiet,
+            list,
+        );
+    }
+    for from in pos.pieces_of(us, PieceKind::Cannon) {
+        let targets = wanted(from, points.cannon);
+        emit(filter, from, cannon_moves(from, occ).0 & targets, list);
+    }
+    for from in pos.pieces_of(us, PieceKind::Horse) {
+        let targets = wanted(from, points.horse);
+        emit(
+            filter,
+            from,
+            horse_attacks(from, occ) & targets & quiet,
+            list,
+        );
+    }
+    for from in pos.pieces_of(us, PieceKind::Pawn) {
+        let targets = wanted(from, points.pawn);
+        emit(
+            filter,
+            from,
+            PAWN_STEPS[us.index()][from.index()] & targets & quiet,
+            list,
+        );
+    }
+    for from in pos.pieces_of(us, PieceKind::Elephant) {
+        let targets = wanted(from, BitBoard::EMPTY);
+        emit(
+            filter,
+            from,
+            elephant_attacks(from, occ) & targets & quiet,
+            list,
+        );
+    }
+    for from in pos.pieces_of(us, PieceKind::Advisor) {
+        let targets = wanted(from, BitBoard::EMPTY);
+        emit(
+            filter,
+            from,
+            ADVISOR_STEPS[from.index()] & targets & quiet,
+            list,
+        );
+    }
+    let king = pos.king(us);
+    for to in KING_STEPS[king.index()] & wanted(king, BitBoard::EMPTY) & quiet {
+        if filter.king_safe_after(king, to) {
+            list.push(Move::new(king, to));
+        }
+    }
+    // Exactly the checks: the targets above are a superset of them.
+    let mut kept = 0;
+    for i in 0..list.len() {
+        let m = list[i];
+        if gives_check(pos, m) {
+            list.as_mut_slice()[kept] = m;
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+}
