@@ -215,9 +215,10 @@ fn generator_agrees_with_naive_rules() {
 }
 
 #[test]
-fn is_legal_agrees_with_the_generator_on_every_square_pair() {
+fn is_legal_and_the_filter_agree_with_the_generator_on_every_square_pair() {
     for pos in random_positions(2, 20, 120).iter().step_by(7) {
         let legal: BTreeSet<Move> = legal_moves(pos).iter().copied().collect();
+        let filter = LegalFilter::new(pos);
         for from in Square::ALL {
             for to in Square::ALL {
                 if let Some(m) = Move::try_new(from, to) {
@@ -225,6 +226,12 @@ fn is_legal_agrees_with_the_generator_on_every_square_pair() {
                         is_legal(pos, m),
                         legal.contains(&m),
                         "{m} in {}",
+                        pos.to_fen()
+                    );
+                    assert_eq!(
+                        filter.allows(pos, m),
+                        legal.contains(&m),
+                        "filter, {m} in {}",
                         pos.to_fen()
                     );
                 }

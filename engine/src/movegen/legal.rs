@@ -131,6 +131,24 @@ impl LegalFilter {
         king_attackers(king, occ, &enemy).is_empty()
     }
 
+    /// Whether `m` is legal in `pos`, the position this filter was made for: the answer
+    /// of [`is_legal`], found without recomputing the king's attackers for most moves.
+    #[must_use]
+    pub fn allows(&self, pos: &Position, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        if !is_pseudo_legal(pos, m) {
+            return false;
+        }
+        if from == self.king {
+            return self.king_safe_after(from, to);
+        }
+        if self.needs_test(from) {
+            let target = BitBoard::from_square(to);
+            return self.candidates(from, target).any() && self.king_safe_after(from, to);
+        }
+        !self.screens.has(to) || self.king_safe_after(from, to)
+    }
+
     /// Whether moves of the piece on `from` need the exact test.
     #[inline]
     fn needs_test(&self, from: Square) -> bool {
@@ -435,6 +453,13 @@ pub fn has_legal_move(pos: &Position) -> bool {
 /// Whether `m` is legal in `pos` (for moves from outside: engines, files, hash tables).
 #[must_use]
 pub fn is_legal(pos: &Position, m: Move) -> bool {
+    is_pseudo_legal(pos, m) && king_safe_after(pos, m)
+}
+
+/// Whether the piece on the start of `m` belongs to the side to move and moves or
+/// captures by its rules onto the target, whether its king is safe then or not.
+#[inline]
+fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
     let (from, to) = (m.from(), m.to());
     let us = pos.side_to_move();
     let Some(piece) = pos.piece_at(from) else {
@@ -451,10 +476,7 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
         }
         kind => super::attacks::piece_attacks(kind, us, from, occ),
     };
-    if !reachable.has(to) {
-        return false;
-    }
-    king_safe_after(pos, m)
+    reachable.has(to)
 }
 
 /// Whether the king of the side to move is safe after the pseudo-legal move `m`.

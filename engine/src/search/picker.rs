@@ -281,7 +281,11 @@ impl MovePicker {
                     self.killer_index += 1;
                     if let Some(m) = self.killers[index] {
                         let fresh = Some(m) != self.hash_move && pos.piece_at(m.to()).is_none();
-                        if fresh && is_legal(pos, m) && (!self.checks_only || gives_check(pos, m)) {
+                        let legal = || match &self.filter {
+                            Some(filter) => filter.allows(pos, m),
+                            None => is_legal(pos, m),
+                        };
+                        if fresh && legal() && (!self.checks_only || gives_check(pos, m)) {
                             return Some((m, KILLER[index]));
                         }
                     }
