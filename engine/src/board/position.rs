@@ -12,6 +12,9 @@ pub struct Undo {
     /// The piece taken by the move, if any.
     pub captured: Option<Piece>,
     plies_since_capture: u16,
+    /// The key and sums before the move: copied back rather than updated again.
+    key: u64,
+    placement: [i32; 2],
 }
 
 /// A Xiangqi position.
@@ -159,6 +162,29 @@ impl Position {
         self.note_king(piece, sq);
     }
 
+    /// [`Position::shift`] for taking a move back: the key and the placement sums are
+    /// restored from the [`Undo`] instead.
+    #[inline]
+    fn relocate(&mut self, piece: Piece, from: Square, to: Square) {
+        let bits = BitBoard::from_square(from) | BitBoard::from_square(to);
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(piece);
+        self.by_piece[piece.index()] ^= bits;
+        self.by_color[piece.color().index()] ^= bits;
+        self.note_king(piece, to);
+    }
+
+    /// [`Position::put`] of a captured piece when its move is taken back: the key and
+    /// the placement sums are restored from the [`Undo`] instead.
+    #[inline]
+    fn restore(&mut self, piece: Piece, sq: Square) {
+        let bit = BitBoard::from_square(sq);
+        self.squares[sq.index()] = Some(piece);
+        self.by_piece[piece.index()] |= bit;
+        self.by_color[piece.color().index()] |= bit;
+        self.material[piece.color().index()] += psqt::material(piece.kind());
+    }
+
     /// Records where a king now stands.
     #[inline]
     fn note_king(&mut self, piece: Piece, sq: Square) {
@@ -213,6 +239,8 @@ impl Position {
         let undo = Undo {
             captured: self.squares[to.index()],
             plies_since_capture: self.plies_since_capture,
+            key: self.key,
+            placement: self.placement,
         };
         if let Some(mover) = self.squares[from.index()] {
             if let Some(victim) = undo.captured {
@@ -236,17 +264,18 @@ impl Position {
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let (from, to) = (m.from(), m.to());
         self.side = !self.side;
-        self.key ^= zobrist::side_key(Color::Black);
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
         if let Some(mover) = self.squares[to.index()] {
-            self.shift(mover, to, from);
+            self.relocate(mover, to, from);
         }
         if let Some(victim) = undo.captured {
-            self.put(victim, to);
+            self.restore(victim, to);
         }
         self.plies_since_capture = undo.plies_since_capture;
+        self.key = undo.key;
+        self.placement = undo.placement;
     }
 
     /// Passes the turn (for null-move pruning). Undo with [`Position::unmake_null`].
@@ -255,6 +284,8 @@ impl Position {
         let undo = Undo {
             captured: None,
             plies_since_capture: self.plies_since_capture,
+            key: self.key,
+            placement: self.placement,
         };
         self.side = !self.side;
         self.key ^= zobrist::side_key(Color::Black);
