@@ -328,7 +328,8 @@ fn unchecked_captures_kept_by_the_safety_test_are_the_legal_captures() {
 fn quiet_checks_are_the_quiet_moves_that_give_check() {
     let mut list = MoveList::new();
     let mut checks = 0;
-    for pos in random_positions(6, 80, 160) {
+    let crafted = DISCOVERED_CHECKS.map(|fen| Position::from_fen(fen).expect("fen"));
+    for pos in random_positions(6, 80, 160).into_iter().chain(crafted) {
         let expected: BTreeSet<Move> = legal_quiets(&pos)
             .iter()
             .copied()
@@ -341,6 +342,39 @@ fn quiet_checks_are_the_quiet_moves_that_give_check() {
         checks += ours.len();
     }
     assert!(checks > 100, "only {checks} quiet checks in the sample");
+}
+
+/// Every legal move of `fen` gives check exactly when the opponent is in check after it;
+/// returns how many do.
+fn checks_agree(fen: &str) -> usize {
+    let pos = Position::from_fen(fen).expect("fen");
+    let mut checks = 0;
+    for &m in legal_moves(&pos).iter() {
+        let mut after = pos.clone();
+        after.make_move(m);
+        assert_eq!(gives_check(&pos, m), in_check(&after), "{m} in {fen}");
+        checks += usize::from(in_check(&after));
+    }
+    checks
+}
+
+/// Lines of the black king with red pieces in front of a red rook or cannon.
+const DISCOVERED_CHECKS: [&str; 3] = [
+    // The horse on e4 is one of two screens of the cannon on e2.
+    "4k4/9/9/4p4/9/4N4/9/4C4/9/3K5 w",
+    // The horse on e5 is the only piece in front of the rook on e1.
+    "4k4/9/9/9/4N4/9/9/9/4R4/3K5 w",
+    // Behind two pieces (e7, e5), the rook on e1.
+    "4k4/9/4n4/9/4N4/9/9/9/4R4/3K5 w",
+];
+
+#[test]
+fn discovered_checks_along_the_kings_file() {
+    // Each of the horse's eight moves leaves the file and checks.
+    assert!(checks_agree(DISCOVERED_CHECKS[0]) >= 8);
+    assert!(checks_agree(DISCOVERED_CHECKS[1]) >= 8);
+    // The rook discovers nothing; the horse checks directly from d7 and f7.
+    assert_eq!(checks_agree(DISCOVERED_CHECKS[2]), 2);
 }
 
 #[test]

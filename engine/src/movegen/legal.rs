@@ -513,7 +513,7 @@ fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> b
     let Some(piece) = pos.piece_at(from) else {
         return false;
     };
-    if !LINES_AND_LEGS[king.index()].has(from) {
+    if !LINES_AND_LEGS[king.index()].has(from) || behind_two(pos, from, king) {
         return checks_from_off_line(pos, piece.kind(), to, king);
     }
     let moved = BitBoard::from_square(from) | BitBoard::from_square(to);
@@ -529,9 +529,22 @@ fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> b
     king_attackers(king, occ, &ours).any()
 }
 
+/// Whether `from` is on a line of the king with at least two pieces between them. Its
+/// piece is then neither the only piece in front of a rook nor one of the two in front
+/// of a cannon, and no horse leg: leaving it opens no attack, as for a piece off the
+/// lines, and sliding along the line it cannot pass the nearer pieces.
+#[inline]
+fn behind_two(pos: &Position, from: Square, king: Square) -> bool {
+    direction(king, from).is_some_and(|dir| {
+        let between = RAYS[dir][king.index()] ^ RAYS[dir][from.index()];
+        (between & pos.occupied()).without(from).has_several()
+    })
+}
+
 /// `gives_check` for a move whose start square is on no line and no horse leg of the
-/// enemy king: leaving it changes no attack, so only the piece arriving on `to` can
-/// check, directly or by becoming the screen of one of our cannons.
+/// enemy king, or behind two pieces on a line: leaving it changes no attack, so only the
+/// piece arriving on `to` can check, directly or by becoming the screen of one of our
+/// cannons.
 #[inline]
 fn checks_from_off_line(pos: &Position, kind: PieceKind, to: Square, king: Square) -> bool {
     let us = pos.side_to_move();
