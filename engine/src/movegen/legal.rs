@@ -309,10 +309,9 @@ fn generate_filtered<S: Sink>(
 ) {
     let us = pos.side_to_move();
     let occ = filter.occ;
-    let enemy_pieces = victims;
     let allowed = match kind {
         Kind::All => !pos.color_bb(us),
-        Kind::Captures => enemy_pieces,
+        Kind::Captures => victims,
         Kind::Quiets => !occ,
     };
 
@@ -327,9 +326,9 @@ fn generate_filtered<S: Sink>(
         let targets = match kind {
             Kind::All => {
                 let (quiet, captures) = cannon_moves(from, occ);
-                quiet | captures & enemy_pieces
+                quiet | captures & victims
             }
-            Kind::Captures => cannon_hits(from, occ) & enemy_pieces,
+            Kind::Captures => cannon_hits(from, occ) & victims,
             Kind::Quiets => cannon_moves(from, occ).0,
         };
         emit(filter, from, targets, sink);
@@ -337,7 +336,7 @@ fn generate_filtered<S: Sink>(
     // A horse or elephant that could take nothing even unblocked is skipped before its
     // legs or eyes are looked at (most of them, when generating captures).
     let may_capture = |reach: &[BitBoard; Square::COUNT], from: Square| {
-        kind != Kind::Captures || (reach[from.index()] & enemy_pieces).any()
+        kind != Kind::Captures || (reach[from.index()] & victims).any()
     };
     for from in pos.pieces_of(us, PieceKind::Horse) {
         if may_capture(&HORSE_REACH, from) {
