@@ -14,6 +14,7 @@ pub struct Undo {
     plies_since_capture: u16,
     /// The key and sums before the move: copied back rather than updated again.
     key: u64,
+    material: [i32; 2],
     placement: [i32; 2],
 }
 
@@ -152,18 +153,25 @@ impl Position {
     /// Places a piece on an empty square, updating every view.
     #[inline]
     pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
+        self.place(piece, sq);
+        self.key ^= zobrist::piece_key(piece, sq);
+        self.material[piece.color().index()] += psqt::material(piece.kind());
+        self.placement[piece.color().index()] += psqt::placement(piece, sq);
+    }
+
+    /// Places a piece on an empty square on the board views only (mailbox, bitboards,
+    /// kings): the key and sums are the caller's.
+    #[inline]
+    fn place(&mut self, piece: Piece, sq: Square) {
         let bit = BitBoard::from_square(sq);
         self.squares[sq.index()] = Some(piece);
         self.by_piece[piece.index()] |= bit;
         self.by_color[piece.color().index()] |= bit;
-        self.key ^= zobrist::piece_key(piece, sq);
-        self.material[piece.color().index()] += psqt::material(piece.kind());
-        self.placement[piece.color().index()] += psqt::placement(piece, sq);
         self.note_king(piece, sq);
     }
 
-    /// [`Position::shift`] for taking a move back: the key and the placement sums are
-    /// restored from the [`Undo`] instead.
+    /// Moves a piece from `from` to the empty square `to` on the board views only
+    /// (mailbox, bitboards, kings): the key and sums are the caller's.
     #[inline]
     fn relocate(&mut self, piece: Piece, from: Square, to: Square) {
         let bits = BitBoard::from_square(from) | BitBoard::from_square(to);
@@ -172,17 +180,6 @@ impl Position {
         self.by_piece[piece.index()] ^= bits;
         self.by_color[piece.color().index()] ^= bits;
         self.note_king(piece, to);
-    }
-
-    /// [`Position::put`] of a captured piece when its move is taken back: the key and
-    /// the placement sums are restored from the [`Undo`] instead.
-    #[inline]
-    fn restore(&mut self, piece: Piece, sq: Square) {
-        let bit = BitBoard::from_square(sq);
-        self.squares[sq.index()] = Some(piece);
-        self.by_piece[piece.index()] |= bit;
-        self.by_color[piece.color().index()] |= bit;
-        self.material[piece.color().index()] += psqt::material(piece.kind());
     }
 
     /// Records where a king now stands.
@@ -209,15 +206,10 @@ impl Position {
     /// as taking it and putting it back, with one update of each view instead of two.
     #[inline]
     fn shift(&mut self, piece: Piece, from: Square, to: Square) {
-        let bits = BitBoard::from_square(from) | BitBoard::from_square(to);
-        self.squares[from.index()] = None;
-        self.squares[to.index()] = Some(piece);
-        self.by_piece[piece.index()] ^= bits;
-        self.by_color[piece.color().index()] ^= bits;
+        self.relocate(piece, from, to);
         self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         self.placement[piece.color().index()] +=
             psqt::placement(piece, to) - psqt::placement(piece, from);
-        self.note_king(piece, to);
     }
 
     pub(crate) fn set_side(&mut self, side: Color) {
@@ -240,6 +232,7 @@ impl Position {
             captured: self.squares[to.index()],
             plies_since_capture: self.plies_since_capture,
             key: self.key,
+            material: self.material,
             placement: self.placement,
         };
         if let Some(mover) = self.squares[from.index()] {
@@ -271,10 +264,11 @@ impl Position {
             self.relocate(mover, to, from);
         }
         if let Some(victim) = undo.captured {
-            self.restore(victim, to);
+            self.place(victim, to);
         }
         self.plies_since_capture = undo.plies_since_capture;
         self.key = undo.key;
+        self.material = undo.material;
         self.placement = undo.placement;
     }
 
@@ -285,6 +279,7 @@ impl Position {
             captured: None,
             plies_since_capture: self.plies_since_capture,
             key: self.key,
+            material: self.material,
             placement: self.placement,
         };
         self.side = !self.side;
