@@ -49,6 +49,20 @@ impl MoveList {
         self.len = self.len.min(len);
     }
 
+    /// Keeps only the moves for which `keep` holds, in their order.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// The moves as a mutable slice (for sorting).
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {

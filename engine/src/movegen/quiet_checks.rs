@@ -93,55 +93,28 @@ pub fn generate_quiet_checks(pos: &Position, filter: &LegalFilter, list: &mut Mo
             own | points.screen
         }
     };
+    let mut add = |from, moves: BitBoard, own| {
+        emit(filter, from, moves & wanted(from, own) & quiet, list);
+    };
     for from in pos.pieces_of(us, PieceKind::Rook) {
-        let targets = wanted(from, points.rook);
-        emit(
-            filter,
-            from,
-            rook_attacks(from, occ) & targets & quiet,
-            list,
-        );
+        add(from, rook_attacks(from, occ), points.rook);
     }
     for from in pos.pieces_of(us, PieceKind::Cannon) {
-        let targets = wanted(from, points.cannon);
-        emit(filter, from, cannon_moves(from, occ).0 & targets, list);
+        add(from, cannon_moves(from, occ).0, points.cannon);
     }
     for from in pos.pieces_of(us, PieceKind::Horse) {
-        let targets = wanted(from, points.horse);
-        emit(
-            filter,
-            from,
-            horse_attacks(from, occ) & targets & quiet,
-            list,
-        );
+        add(from, horse_attacks(from, occ), points.horse);
     }
     for from in pos.pieces_of(us, PieceKind::Pawn) {
-        let targets = wanted(from, points.pawn);
-        emit(
-            filter,
-            from,
-            PAWN_STEPS[us.index()][from.index()] & targets & quiet,
-            list,
-        );
+        add(from, PAWN_STEPS[us.index()][from.index()], points.pawn);
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
-        let targets = wanted(from, BitBoard::EMPTY);
-        emit(
-            filter,
-            from,
-            elephant_attacks(from, occ) & targets & quiet,
-            list,
-        );
+        add(from, elephant_attacks(from, occ), BitBoard::EMPTY);
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
-        let targets = wanted(from, BitBoard::EMPTY);
-        emit(
-            filter,
-            from,
-            ADVISOR_STEPS[from.index()] & targets & quiet,
-            list,
-        );
+        add(from, ADVISOR_STEPS[from.index()], BitBoard::EMPTY);
     }
+    // The king is tested alone: the filter passes every king move untested.
     let king = pos.king(us);
     for to in KING_STEPS[king.index()] & wanted(king, BitBoard::EMPTY) & quiet {
         if filter.king_safe_after(king, to) {
@@ -149,13 +122,5 @@ pub fn generate_quiet_checks(pos: &Position, filter: &LegalFilter, list: &mut Mo
         }
     }
     // Exactly the checks: the targets above are a superset of them.
-    let mut kept = 0;
-    for i in 0..list.len() {
-        let m = list[i];
-        if gives_check(pos, m) {
-            list.as_mut_slice()[kept] = m;
-            kept += 1;
-        }
-    }
-    list.truncate(kept);
+    list.retain(|m| gives_check(pos, m));
 }
