@@ -223,13 +223,12 @@ impl MovePicker {
     #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
-        match &self.filter {
-            Some(filter) if self.checks_only => generate_quiet_checks(pos, filter, moves),
-            Some(filter) => generate_with(pos, filter, GenKind::Quiets, moves),
-            None if self.checks_only => {
-                generate_quiet_checks(pos, &LegalFilter::new(pos), moves);
-            }
-            None => generate_into(pos, GenKind::Quiets, moves),
+        // The captures stage made the filter already.
+        let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
+        if self.checks_only {
+            generate_quiet_checks(pos, filter, moves);
+        } else {
+            generate_with(pos, filter, GenKind::Quiets, moves);
         }
         let skip = [self.hash_move, self.killers[0], self.killers[1]];
         let mut kept = 0;
@@ -281,9 +280,9 @@ impl MovePicker {
                     self.killer_index += 1;
                     if let Some(m) = self.killers[index] {
                         let fresh = Some(m) != self.hash_move && pos.piece_at(m.to()).is_none();
-                        let legal = || match &self.filter {
-                            Some(filter) => filter.allows(pos, m),
-                            None => is_legal(pos, m),
+                        let mut legal = || {
+                            let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
+                            filter.allows(pos, m)
                         };
                         if fresh && legal() && (!self.checks_only || gives_check(pos, m)) {
                             return Some((m, KILLER[index]));
