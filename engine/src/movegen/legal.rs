@@ -512,7 +512,7 @@ fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> b
     let Some(piece) = pos.piece_at(from) else {
         return false;
     };
-    if !LINES_AND_LEGS[king.index()].has(from) || behind_two(pos, from, king) {
+    if !may_discover_check(pos, from, king) {
         return checks_from_off_line(pos, piece.kind(), to, king);
     }
     let moved = BitBoard::from_square(from) | BitBoard::from_square(to);
@@ -526,6 +526,14 @@ fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> b
     }
     let occ = pos.occupied().without(from).with(to);
     king_attackers(king, occ, &ours).any()
+}
+
+/// Whether a piece leaving `from` may open an attack on the enemy king on `king`: it
+/// stands on one of the king's lines with fewer than two pieces between them, or on a
+/// horse leg of it. Any other piece can give check only by where it arrives.
+#[inline]
+pub(super) fn may_discover_check(pos: &Position, from: Square, king: Square) -> bool {
+    LINES_AND_LEGS[king.index()].has(from) && !behind_two(pos, from, king)
 }
 
 /// Whether `from` is on a line of the king with at least two pieces between them. Its

@@ -4,11 +4,9 @@
 use super::attacks::{
     before, cannon_moves, elephant_attacks, horse_attacks, nearest, rook_attacks,
 };
-use super::legal::{emit, gives_check, LegalFilter};
+use super::legal::{emit, gives_check, may_discover_check, LegalFilter};
 use super::movelist::MoveList;
-use super::tables::{
-    ADVISOR_STEPS, CHECK_RELEVANT, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS,
-};
+use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS};
 use crate::board::{BitBoard, Move, PieceKind, Position};
 
 /// Empty points where a piece of our side arriving from outside the enemy king's lines
@@ -74,20 +72,21 @@ fn add_lines<const DIR: usize>(
 }
 
 /// Replaces the contents of `list` with the legal quiet moves that give check, as
-/// `legal_quiets` filtered by `gives_check` would (in another order). A piece off the
-/// enemy king's lines, legs and pawn points can check only by arriving on a check
-/// point of its kind or on a screen point, so only those targets are generated for it;
-/// every other piece's quiet moves are generated and tested.
+/// `legal_quiets` filtered by `gives_check` would (in another order). A piece whose
+/// leaving uncovers nothing (see `may_discover_check`) can check only by arriving on a
+/// check point of its kind or on a screen point, so only those targets are generated
+/// for it; every other piece's quiet moves are generated and tested.
 pub fn generate_quiet_checks(pos: &Position, filter: &LegalFilter, list: &mut MoveList) {
     list.clear();
     let us = pos.side_to_move();
     let occ = pos.occupied();
     let quiet = BitBoard(!occ.0 & BitBoard::FULL.0);
     let points = CheckPoints::new(pos, occ);
-    let relevant = CHECK_RELEVANT[us.index()][pos.king(!us).index()];
-    // The targets worth generating for a piece on `from` whose check points are `own`.
+    let enemy_king = pos.king(!us);
+    // The targets worth generating for a piece on `from` whose check points are `own`:
+    // all of them when leaving `from` may uncover a check (each is tested below).
     let wanted = |from, own: BitBoard| {
-        if relevant.has(from) {
+        if may_discover_check(pos, from, enemy_king) {
             quiet
         } else {
             own | points.screen

@@ -184,6 +184,14 @@ impl Searcher {
         undo
     }
 
+    /// [`Self::play`] inside the quiescence search, whose nodes neither judge
+    /// repetitions nor probe the table: the move is made and counted, no more.
+    #[inline]
+    fn play_capture(&mut self, m: Move) -> crate::board::Undo {
+        self.nodes += 1;
+        self.pos.make_move(m)
+    }
+
     #[inline]
     fn take_back(&mut self, m: Move, undo: crate::board::Undo) {
         self.path.pop();
@@ -490,7 +498,11 @@ impl Searcher {
                 best_score = score;
                 if score > alpha {
                     best_move = Some(m);
-                    self.update_pv(ply, m);
+                    // Only principal-variation nodes report a line; a null window's
+                    // result is never shown.
+                    if pv_node || root {
+                        self.update_pv(ply, m);
+                    }
                     if root {
                         self.root_best = Some((m, score));
                     }
@@ -538,6 +550,7 @@ impl Searcher {
     /// Quiescence search: captures only (every evasion when in check), so the static
     /// evaluation is taken only in quiet positions.
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, checked: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if self.out_of_budget() {
             return DRAW;
@@ -590,9 +603,9 @@ impl Searcher {
                 }
             }
             let check = gives_check(&self.pos, m);
-            let undo = self.play(m, check);
+            let undo = self.play_capture(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, check);
-            self.take_back(m, undo);
+            self.pos.unmake_move(m, undo);
             if self.aborted {
                 self.return_buffers(ply, picker);
                 return DRAW;
@@ -600,7 +613,9 @@ impl Searcher {
             if score > best {
                 best = score;
                 if score > alpha {
-                    self.update_pv(ply, m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if score >= beta {
                         break;
                     }
