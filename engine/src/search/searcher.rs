@@ -411,6 +411,9 @@ impl Searcher {
         // Against a side without rook, horse or cannon a quiet move may stalemate it (a
         // win): such nodes prune no quiet move.
         let may_stalemate = !self.has_attacking_pieces(!self.pos.side_to_move());
+        // Halved unless improving (a shift: a division here would cost more than the
+        // rest of the move's bookkeeping).
+        let lmp_limit = LMP_BASE + ((depth * depth) as usize >> usize::from(!improving));
 
         loop {
             let prunable = !root && !checked && !may_stalemate && best_score > -MATE_BOUND;
@@ -432,7 +435,6 @@ impl Searcher {
             let capture = self.pos.piece_at(m.to()).is_some();
             // Late move pruning: enough quiet moves tried at a shallow node; the rest of
             // them (checks included) are not even generated.
-            let lmp_limit = LMP_BASE + (depth * depth) as usize / (2 - usize::from(improving));
             if prunable && !capture && depth <= LMP_MAX_DEPTH && quiets.len() >= lmp_limit {
                 picker.skip_quiets();
                 continue;
