@@ -21,10 +21,10 @@ use super::attacks::{
 };
 use super::movelist::MoveList;
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_REACH, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS, LINES_AND_LEGS,
-    PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_REACH, FILE_MASKS, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS,
+    LINES_AND_LEGS, PAWN_STEPS, RAYS,
 };
-use crate::board::{BitBoard, Move, PieceKind, Position, Square};
+use crate::board::{BitBoard, Color, Move, PieceKind, Position, Square};
 
 /// Per-position facts for the legality filter. Computed once per position, it serves
 /// every generation of that position (captures first, quiet moves later).
@@ -343,18 +343,27 @@ fn generate_filtered<S: Sink>(
             emit(filter, from, horse_attacks(from, occ) & allowed, sink);
         }
     }
-    for from in pos.pieces_of(us, PieceKind::Pawn) {
-        emit(
-            filter,
-            from,
-            PAWN_STEPS[us.index()][from.index()] & allowed,
-            sink,
-        );
+    if kind == Kind::Captures {
+        emit_pawn_captures(pos, filter, victims, sink);
+    } else {
+        for from in pos.pieces_of(us, PieceKind::Pawn) {
+            emit(
+                filter,
+                from,
+                PAWN_STEPS[us.index()][from.index()] & allowed,
+                sink,
+            );
+        }
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
         if may_capture(&ELEPHANT_REACH, from) {
             emit(filter, from, elephant_attacks(from, occ) & allowed, sink);
         }
+    }
+    // Advisors and the king never leave the palace: with no victim in it, they take
+    // nothing (the usual case when generating captures).
+    if kind == Kind::Captures && (victims & BitBoard::palace(us)).is_empty() {
+        return;
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
         emit(filter, from, ADVISOR_STEPS[from.index()] & allowed, sink);
@@ -364,6 +373,39 @@ fn generate_filtered<S: Sink>(
         if filter.king_safe_after(king, to) {
             sink.add(king, to);
         }
+    }
+}
+
+/// The captures of `victims` by the pawns of the side to move. The pawns that can take
+/// something are found for all of them at once by shifting the victims back along the
+/// pawn steps: most pawns have nothing to take, and one test for the lot costs less than
+/// a look per pawn.
+#[inline(always)]
+fn emit_pawn_captures<S: Sink>(
+    pos: &Position,
+    filter: &LegalFilter,
+    victims: BitBoard,
+    sink: &mut S,
+) {
+    let us = pos.side_to_move();
+    let pawns = pos.pieces_of(us, PieceKind::Pawn);
+    // Square `n` is file `n % 9` of rank `n / 9`: a step forward is nine squares; the
+    // sideways steps (across the river only) never wrap around the edge files.
+    let v = victims.0;
+    let behind = match us {
+        Color::Red => v >> 9,
+        Color::Black => v << 9,
+    };
+    let beside = (v & !FILE_MASKS[8]) << 1 | (v & !FILE_MASKS[0]) >> 1;
+    let crossed = pawns.0 & !BitBoard::home_half(us).0;
+    let takers = BitBoard(pawns.0 & behind | crossed & beside);
+    for from in takers {
+        emit(
+            filter,
+            from,
+            PAWN_STEPS[us.index()][from.index()] & victims,
+            sink,
+        );
     }
 }
 

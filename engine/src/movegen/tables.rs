@@ -45,6 +45,17 @@ pub const RAYS: [[BitBoard; Square::COUNT]; 4] = {
     rays
 };
 
+/// The squares of each file, `FILE_MASKS[file]` (file 0 is file a).
+pub const FILE_MASKS: [u128; 9] = {
+    let mut masks = [0u128; 9];
+    let mut i = 0;
+    while i < Square::COUNT {
+        masks[i % 9] |= 1u128 << i;
+        i += 1;
+    }
+    masks
+};
+
 /// King steps inside its palace.
 pub const KING_STEPS: [BitBoard; Square::COUNT] = steps_in_palace(ORTHOGONAL);
 
