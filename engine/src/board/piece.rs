@@ -186,13 +186,31 @@ impl Piece {
     /// The kind of the piece.
     #[must_use]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self as u8 & 7) as usize]
+        // A match on every piece (rather than a table indexed by the low bits) lets the
+        // compiler see that the kind is those bits, with no bounds check.
+        match self {
+            Piece::RedKing | Piece::BlackKing => PieceKind::King,
+            Piece::RedAdvisor | Piece::BlackAdvisor => PieceKind::Advisor,
+            Piece::RedElephant | Piece::BlackElephant => PieceKind::Elephant,
+            Piece::RedHorse | Piece::BlackHorse => PieceKind::Horse,
+            Piece::RedRook | Piece::BlackRook => PieceKind::Rook,
+            Piece::RedCannon | Piece::BlackCannon => PieceKind::Cannon,
+            Piece::RedPawn | Piece::BlackPawn => PieceKind::Pawn,
+        }
     }
 
     /// Index `0..16` for tables (colour in bit 3).
     #[must_use]
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// `Piece::new(color, kind).index()`, computed rather than looked up: the move
+    /// generator asks for it for every kind of piece at every node.
+    #[must_use]
+    #[inline]
+    pub const fn index_of(color: Color, kind: PieceKind) -> usize {
+        (color as usize) << 3 | kind as usize
     }
 
     /// The same kind in the other colour.
@@ -236,6 +254,7 @@ mod tests {
     fn piece_parts_round_trip() {
         for piece in Piece::ALL {
             assert_eq!(Piece::new(piece.color(), piece.kind()), piece);
+            assert_eq!(Piece::index_of(piece.color(), piece.kind()), piece.index());
             assert_eq!(Piece::from_fen_char(piece.fen_char()), Some(piece));
             assert_eq!(piece.flip_color().flip_color(), piece);
         }

@@ -110,7 +110,7 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn pieces_of(&self, color: Color, kind: PieceKind) -> BitBoard {
-        self.by_piece[Piece::new(color, kind).index()]
+        self.by_piece[Piece::index_of(color, kind)]
     }
 
     /// Squares occupied by one side.
