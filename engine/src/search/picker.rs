@@ -179,7 +179,7 @@ impl MovePicker {
     }
 
     /// Selection of the best remaining scored move.
-    #[inline]
+    #[inline(always)]
     fn pick_best(&mut self) -> Option<(Move, i32)> {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
         let n = moves.len();
@@ -248,7 +248,19 @@ impl MovePicker {
     }
 
     /// The next move and its ordering score, best first. `pos` must be the node's position.
+    #[inline]
     pub fn next_move(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
+        // A quiescence picker only walks its one list, best first: the stages below, with
+        // the large frame they need, are for the main search.
+        if self.single_list {
+            return self.pick_best();
+        }
+        self.next_staged(pos, heuristics)
+    }
+
+    /// [`Self::next_move`] of a main-search picker, stage by stage.
+    #[inline(never)]
+    fn next_staged(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
         loop {
             match self.stage {
                 Stage::HashMove => {
@@ -264,11 +276,8 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.pick_best() {
                     // Exchanges are judged only when a capture comes up: a cutoff before
                     // saves the attack computations of the others.
-                    Some((m, _)) if !self.single_list && is_losing_capture(pos, m) => {
-                        self.buffers.bad.push(m)
-                    }
+                    Some((m, _)) if is_losing_capture(pos, m) => self.buffers.bad.push(m),
                     Some(picked) => return Some(picked),
-                    None if self.single_list => self.stage = Stage::Done,
                     None => self.stage = Stage::Killers,
                 },
                 Stage::Killers => {
