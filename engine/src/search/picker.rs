@@ -40,6 +40,7 @@ pub fn is_losing_capture(pos: &Position, m: Move) -> bool {
 }
 
 /// Score for MVV/LVA: most valuable victim first, then least valuable attacker.
+#[inline(always)]
 fn capture_score(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| victim_value(p.kind()));
     let attacker = pos.piece_at(m.from()).map_or(0, |p| victim_value(p.kind()));
