@@ -185,9 +185,10 @@ impl Searcher {
     }
 
     /// [`Self::play`] inside the quiescence search, whose nodes neither judge
-    /// repetitions nor probe the table: the move is made and counted, no more.
+    /// repetitions nor probe the table: the move is made and counted, no more (take it
+    /// back with `unmake_move` alone).
     #[inline]
-    fn play_capture(&mut self, m: Move) -> crate::board::Undo {
+    fn play_in_quiescence(&mut self, m: Move) -> crate::board::Undo {
         self.nodes += 1;
         self.pos.make_move(m)
     }
@@ -605,7 +606,7 @@ impl Searcher {
                 }
             }
             let check = gives_check(&self.pos, m);
-            let undo = self.play_capture(m);
+            let undo = self.play_in_quiescence(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, check);
             self.pos.unmake_move(m, undo);
             if self.aborted {
