@@ -186,19 +186,19 @@ impl Piece {
     /// The kind of the piece.
     #[must_use]
     pub const fn kind(self) -> PieceKind {
-        // The kind is the low three bits. A table of all eight values of those bits needs
-        // no bounds check; a `match` would, after inlining, become jump tables in the
-        // callers' own matches on the kind (indirect branches the CPU often mispredicts).
-        const KINDS: [PieceKind; 8] = [
-            PieceKind::King,
-            PieceKind::Advisor,
-            PieceKind::Elephant,
-            PieceKind::Horse,
-            PieceKind::Rook,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-            PieceKind::Pawn,
-        ];
+        // The kind is the low three bits. `PieceKind::ALL` padded to all eight values of
+        // those bits needs no bounds check; a `match` would, after inlining, become jump
+        // tables in the callers' own matches on the kind (indirect branches the CPU often
+        // mispredicts).
+        const KINDS: [PieceKind; 8] = {
+            let mut kinds = [PieceKind::Pawn; 8];
+            let mut i = 0;
+            while i < PieceKind::ALL.len() {
+                kinds[i] = PieceKind::ALL[i];
+                i += 1;
+            }
+            kinds
+        };
         KINDS[(self as u8 & 7) as usize]
     }
 

@@ -9,16 +9,8 @@
 use crate::board::{BitBoard, Color, Square};
 use crate::movegen::tables::RAYS;
 
-/// The nine files as masks, `a` first.
-pub const FILES: [BitBoard; 9] = {
-    let mut out = [BitBoard::EMPTY; 9];
-    let mut sq = 0;
-    while sq < Square::COUNT {
-        out[sq % 9] = BitBoard(out[sq % 9].0 | 1u128 << sq);
-        sq += 1;
-    }
-    out
-};
+/// The nine files as masks, `a` first (the move generator's table).
+pub use crate::movegen::tables::FILES;
 
 /// The ten ranks as masks, rank 0 (Red's back rank) first.
 pub const RANKS: [BitBoard; 10] = {

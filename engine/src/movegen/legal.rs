@@ -21,8 +21,8 @@ use super::attacks::{
 };
 use super::movelist::MoveList;
 use super::tables::{
-    ADVISOR_STEPS, ELEPHANT_REACH, FILE_MASKS, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS,
-    LINES_AND_LEGS, PAWN_STEPS, RAYS,
+    ADVISOR_STEPS, ELEPHANT_REACH, FILES, HORSE_ATTACKERS, HORSE_REACH, KING_STEPS, LINES_AND_LEGS,
+    PAWN_STEPS, RAYS,
 };
 use crate::board::{BitBoard, Color, Move, PieceKind, Position, Square};
 
@@ -396,7 +396,7 @@ fn emit_pawn_captures<S: Sink>(
         Color::Red => v >> 9,
         Color::Black => v << 9,
     };
-    let beside = (v & !FILE_MASKS[8]) << 1 | (v & !FILE_MASKS[0]) >> 1;
+    let beside = (v & !FILES[8].0) << 1 | (v & !FILES[0].0) >> 1;
     let crossed = pawns.0 & !BitBoard::home_half(us).0;
     let takers = BitBoard(pawns.0 & behind | crossed & beside);
     for from in takers {

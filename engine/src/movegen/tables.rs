@@ -45,15 +45,15 @@ pub const RAYS: [[BitBoard; Square::COUNT]; 4] = {
     rays
 };
 
-/// The squares of each file, `FILE_MASKS[file]` (file 0 is file a).
-pub const FILE_MASKS: [u128; 9] = {
-    let mut masks = [0u128; 9];
-    let mut i = 0;
-    while i < Square::COUNT {
-        masks[i % 9] |= 1u128 << i;
-        i += 1;
+/// The nine files as masks, `a` first.
+pub const FILES: [BitBoard; 9] = {
+    let mut out = [BitBoard::EMPTY; 9];
+    let mut sq = 0;
+    while sq < Square::COUNT {
+        out[sq % 9] = BitBoard(out[sq % 9].0 | 1u128 << sq);
+        sq += 1;
     }
-    masks
+    out
 };
 
 /// King steps inside its palace.

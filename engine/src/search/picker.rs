@@ -94,7 +94,8 @@ pub struct MovePicker {
     buffers: Box<PickerBuffers>,
     next: usize,
     bad_next: usize,
-    /// Quiescence pickers stop after their one generated list.
+    /// A quiescence picker: it only selects from its one generated list (see
+    /// `next_move`); the stages are for the main search.
     single_list: bool,
     /// Made with the captures, reused for the quiet moves.
     filter: Option<LegalFilter>,
