@@ -10,8 +10,8 @@ use xq_engine::board::BitBoard;
 use xq_engine::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
 use xq_engine::movegen::{
     capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_quiet_checks,
-    gives_check, in_check, is_legal, legal_captures, legal_moves, legal_quiets, LegalFilter,
-    MoveList,
+    generate_with, gives_check, in_check, is_legal, legal_captures, legal_moves, legal_quiets,
+    GenKind, LegalFilter, MoveList,
 };
 use xq_engine::rng::SplitMix64;
 
@@ -324,6 +324,37 @@ fn unchecked_captures_kept_by_the_safety_test_are_the_legal_captures() {
     );
 }
 
+/// Moves generated with the filter that tests nothing, then kept by `admits` of the full
+/// filter, are exactly the legal moves, in check or not, for every kind of generation.
+#[test]
+fn untested_moves_kept_by_admits_are_the_legal_moves() {
+    let mut list = MoveList::new();
+    let (mut rejected, mut in_check_positions) = (0, 0);
+    for pos in random_positions(7, 60, 160) {
+        in_check_positions += usize::from(in_check(&pos));
+        let filter = LegalFilter::new(&pos);
+        for (kind, legal) in [
+            (GenKind::All, legal_moves(&pos)),
+            (GenKind::Captures, legal_captures(&pos)),
+            (GenKind::Quiets, legal_quiets(&pos)),
+        ] {
+            let legal: BTreeSet<Move> = legal.iter().copied().collect();
+            generate_with(&pos, &LegalFilter::untested(&pos), kind, &mut list);
+            let kept: BTreeSet<Move> = list.iter().copied().filter(|&m| filter.admits(m)).collect();
+            assert_eq!(kept, legal, "{kind:?} moves of {}", pos.to_fen());
+            assert!(list.iter().all(|&m| pos
+                .piece_at(m.from())
+                .is_some_and(|p| p.color() == pos.side_to_move())));
+            rejected += list.len() - kept.len();
+        }
+    }
+    assert!(
+        rejected > 0,
+        "no illegal move was generated, so none was tested"
+    );
+    assert!(in_check_positions > 0, "no position in check in the sample");
+}
+
 #[test]
 fn quiet_checks_are_the_quiet_moves_that_give_check() {
     let mut list = MoveList::new();
@@ -359,13 +390,15 @@ fn checks_agree(fen: &str) -> usize {
 }
 
 /// Lines of the black king with red pieces in front of a red rook or cannon.
-const DISCOVERED_CHECKS: [&str; 3] = [
+const DISCOVERED_CHECKS: [&str; 4] = [
     // The horse on e4 is one of two screens of the cannon on e2.
     "4k4/9/9/4p4/9/4N4/9/4C4/9/3K5 w",
     // The horse on e5 is the only piece in front of the rook on e1.
     "4k4/9/9/9/4N4/9/9/9/4R4/3K5 w",
     // Behind two pieces (e7, e5), the rook on e1.
     "4k4/9/4n4/9/4N4/9/9/9/4R4/3K5 w",
+    // The king on e1 is one of two screens of the cannon on e0: stepping aside checks.
+    "4k4/9/9/9/4p4/9/9/9/4K4/4C4 w",
 ];
 
 #[test]

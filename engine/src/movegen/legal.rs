@@ -43,6 +43,8 @@ pub struct LegalFilter {
     /// The screens of checking cannons: moving one of them away may end the check
     /// wherever it goes.
     checking_screens: BitBoard,
+    /// A filter that tests nothing, not even king moves (see [`LegalFilter::untested`]).
+    untested: bool,
 }
 
 impl LegalFilter {
@@ -101,14 +103,17 @@ impl LegalFilter {
             screens: BitBoard(lines.screens),
             evasions,
             checking_screens: BitBoard(lines.checking_screens),
+            untested: false,
         }
     }
 
-    /// A filter that lets every non-king move through untested: for
-    /// [`generate_captures_unchecked`], whose callers test only the moves they play.
+    /// A filter that lets every move through untested: generation with it yields the
+    /// pseudo-legal moves, for callers that test only the moves they play (with
+    /// [`LegalFilter::admits`] or [`capture_keeps_king_safe`]). Most generated moves are
+    /// never played: a cutoff comes first.
     #[must_use]
     #[inline]
-    fn unchecked(pos: &Position) -> LegalFilter {
+    pub fn untested(pos: &Position) -> LegalFilter {
         let us = pos.side_to_move();
         LegalFilter {
             king: pos.king(us),
@@ -119,6 +124,7 @@ impl LegalFilter {
             screens: BitBoard::EMPTY,
             evasions: BitBoard::EMPTY,
             checking_screens: BitBoard::EMPTY,
+            untested: true,
         }
     }
 
@@ -135,10 +141,15 @@ impl LegalFilter {
     /// of [`is_legal`], found without recomputing the king's attackers for most moves.
     #[must_use]
     pub fn allows(&self, pos: &Position, m: Move) -> bool {
+        is_pseudo_legal(pos, m) && self.admits(m)
+    }
+
+    /// Whether the pseudo-legal move `m` of the position this filter was made for is
+    /// legal (for moves generated with [`LegalFilter::untested`]).
+    #[must_use]
+    #[inline]
+    pub fn admits(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        if !is_pseudo_legal(pos, m) {
-            return false;
-        }
         if from == self.king {
             return self.king_safe_after(from, to);
         }
@@ -224,14 +235,14 @@ impl LineFacts {
     }
 }
 
-/// Where generated moves go: a list, or just a count.
-pub(super) trait Sink {
+/// Where generated moves go: a list, just a count, or a caller's scored list.
+pub trait MoveSink {
     fn add(&mut self, from: Square, to: Square);
     /// Adds moves from `from` to every point of `targets`.
     fn add_all(&mut self, from: Square, targets: BitBoard);
 }
 
-impl Sink for MoveList {
+impl MoveSink for MoveList {
     #[inline]
     fn add(&mut self, from: Square, to: Square) {
         self.push(Move::new(from, to));
@@ -247,7 +258,7 @@ impl Sink for MoveList {
 
 struct Counter(usize);
 
-impl Sink for Counter {
+impl MoveSink for Counter {
     #[inline]
     fn add(&mut self, _from: Square, _to: Square) {
         self.0 += 1;
@@ -261,7 +272,12 @@ impl Sink for Counter {
 
 /// Emits the legal moves among `targets` of the piece on `from`.
 #[inline(always)]
-pub(super) fn emit<S: Sink>(filter: &LegalFilter, from: Square, targets: BitBoard, sink: &mut S) {
+pub(super) fn emit<S: MoveSink>(
+    filter: &LegalFilter,
+    from: Square,
+    targets: BitBoard,
+    sink: &mut S,
+) {
     // Most pieces have no capture at all: skip the legality bookkeeping for them.
     if targets.is_empty() {
         return;
@@ -292,7 +308,7 @@ pub enum Kind {
 
 /// Generates the legal moves of one kind.
 #[inline(always)]
-fn generate<S: Sink>(pos: &Position, kind: Kind, sink: &mut S) {
+fn generate<S: MoveSink>(pos: &Position, kind: Kind, sink: &mut S) {
     let victims = pos.color_bb(!pos.side_to_move());
     generate_filtered(pos, &LegalFilter::new(pos), kind, victims, sink);
 }
@@ -300,7 +316,7 @@ fn generate<S: Sink>(pos: &Position, kind: Kind, sink: &mut S) {
 /// Generates the moves of one kind that `filter` passes; captures only of `victims`
 /// (enemy pieces).
 #[inline(always)]
-fn generate_filtered<S: Sink>(
+fn generate_filtered<S: MoveSink>(
     pos: &Position,
     filter: &LegalFilter,
     kind: Kind,
@@ -369,7 +385,12 @@ fn generate_filtered<S: Sink>(
         emit(filter, from, ADVISOR_STEPS[from.index()] & allowed, sink);
     }
     let king = filter.king;
-    for to in KING_STEPS[king.index()] & allowed {
+    let steps = KING_STEPS[king.index()] & allowed;
+    if filter.untested {
+        sink.add_all(king, steps);
+        return;
+    }
+    for to in steps {
         if filter.king_safe_after(king, to) {
             sink.add(king, to);
         }
@@ -381,7 +402,7 @@ fn generate_filtered<S: Sink>(
 /// pawn steps: most pawns have nothing to take, and one test for the lot costs less than
 /// a look per pawn.
 #[inline(always)]
-fn emit_pawn_captures<S: Sink>(
+fn emit_pawn_captures<S: MoveSink>(
     pos: &Position,
     filter: &LegalFilter,
     victims: BitBoard,
@@ -421,21 +442,28 @@ pub fn generate_into(pos: &Position, kind: Kind, list: &mut MoveList) {
 #[inline]
 pub fn generate_with(pos: &Position, filter: &LegalFilter, kind: Kind, list: &mut MoveList) {
     list.clear();
+    generate_to(pos, filter, kind, list);
+}
+
+/// Adds the moves of one kind that `filter` (made for this very position) passes to
+/// `sink`: the legal ones, or with [`LegalFilter::untested`] the pseudo-legal ones.
+#[inline]
+pub fn generate_to<S: MoveSink>(pos: &Position, filter: &LegalFilter, kind: Kind, sink: &mut S) {
     let victims = pos.color_bb(!pos.side_to_move());
-    generate_filtered(pos, filter, kind, victims, list);
+    generate_filtered(pos, filter, kind, victims, sink);
 }
 
 /// Replaces the contents of `list` with the captures of the enemy pieces in `victims`
-/// by the side to move, which must not be in check. Only king captures are tested for
-/// legality: quiescence cuts most captures before playing them, and tests the others
-/// with [`capture_keeps_king_safe`], cheaper than a [`LegalFilter`] for a few moves.
-#[inline]
+/// by the side to move, which must not be in check. None is tested for legality: the
+/// search cuts most captures before playing them, and tests the others with
+/// [`capture_keeps_king_safe`], cheaper than a [`LegalFilter`] for a few moves.
+#[inline(always)]
 pub fn generate_captures_unchecked(pos: &Position, victims: BitBoard, list: &mut MoveList) {
     list.clear();
     let victims = victims & pos.color_bb(!pos.side_to_move());
     generate_filtered(
         pos,
-        &LegalFilter::unchecked(pos),
+        &LegalFilter::untested(pos),
         Kind::Captures,
         victims,
         list,
@@ -444,13 +472,15 @@ pub fn generate_captures_unchecked(pos: &Position, victims: BitBoard, list: &mut
 
 /// Whether a capture from [`generate_captures_unchecked`] is legal. Out of check, a
 /// capture changes the occupancy only on its start point (its target stays occupied and
-/// the piece taken attacks nothing any more), so only a piece leaving a line or a horse
-/// leg of its own king can expose it; anything else needs no look at the attackers.
+/// the piece taken attacks nothing any more), so only the king itself, or a piece
+/// leaving a line or a horse leg of its own king, can expose it; anything else needs no
+/// look at the attackers.
 #[must_use]
 #[inline]
 pub fn capture_keeps_king_safe(pos: &Position, m: Move) -> bool {
     let king = pos.king(pos.side_to_move());
-    m.from() == king || !LINES_AND_LEGS[king.index()].has(m.from()) || king_safe_after(pos, m)
+    let from = m.from();
+    (from != king && !LINES_AND_LEGS[king.index()].has(from)) || king_safe_after(pos, m)
 }
 
 /// All legal moves of the side to move.
@@ -557,9 +587,23 @@ fn checks_near_king(pos: &Position, from: Square, to: Square, king: Square) -> b
     if !may_discover_check(pos, from, king) {
         return checks_from_off_line(pos, piece.kind(), to, king);
     }
+    checks_after(pos, piece.kind(), from, to, king, Attackers::of(pos, us))
+}
+
+/// Whether our piece of `kind` moving `from` -> `to` attacks the enemy king on `king`,
+/// or opens an attack of another piece on it; `ours` are our attacking pieces before
+/// the move. The exact test, for moves that may uncover a check.
+#[inline]
+pub(super) fn checks_after(
+    pos: &Position,
+    kind: PieceKind,
+    from: Square,
+    to: Square,
+    king: Square,
+    mut ours: Attackers,
+) -> bool {
     let moved = BitBoard::from_square(from) | BitBoard::from_square(to);
-    let mut ours = Attackers::of(pos, us);
-    match piece.kind() {
+    match kind {
         PieceKind::Rook | PieceKind::King => ours.rook_like ^= moved,
         PieceKind::Cannon => ours.cannons ^= moved,
         PieceKind::Horse => ours.horses ^= moved,

@@ -12,9 +12,9 @@ pub use attacks::{
     is_attacked_by, is_attacked_king, king_attackers, piece_attacks, rook_attacks, Attackers,
 };
 pub use legal::{
-    capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_into,
+    capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_into, generate_to,
     generate_with, gives_check, has_legal_move, is_legal, legal_captures, legal_moves,
-    legal_quiets, Kind as GenKind, LegalFilter,
+    legal_quiets, Kind as GenKind, LegalFilter, MoveSink,
 };
 pub use movelist::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};

@@ -51,9 +51,15 @@ impl MoveList {
 
     /// Keeps only the moves for which `keep` holds, in their order.
     #[inline]
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut kept = 0;
-        for i in 0..self.len {
+    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
+        self.retain_from(0, keep);
+    }
+
+    /// Keeps, of the moves from index `start` on, only those for which `keep` holds.
+    #[inline]
+    pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = start;
+        for i in start..self.len {
             let m = self.moves[i];
             if keep(m) {
                 self.moves[kept] = m;

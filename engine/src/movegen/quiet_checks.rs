@@ -1,10 +1,11 @@
 //! The quiet moves that give check, generated without the others: at a node where
 //! futility pruning drops every quiet move but checks, the search needs only these.
 
+use super::attacks::Attackers;
 use super::attacks::{
     before, cannon_moves, elephant_attacks, horse_attacks, nearest, rook_attacks,
 };
-use super::legal::{emit, gives_check, may_discover_check, LegalFilter};
+use super::legal::{checks_after, emit, may_discover_check, LegalFilter};
 use super::movelist::MoveList;
 use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS};
 use crate::board::{BitBoard, Move, PieceKind, Position};
@@ -73,9 +74,10 @@ fn add_lines<const DIR: usize>(
 
 /// Replaces the contents of `list` with the legal quiet moves that give check, as
 /// `legal_quiets` filtered by `gives_check` would (in another order). A piece whose
-/// leaving uncovers nothing (see `may_discover_check`) can check only by arriving on a
-/// check point of its kind or on a screen point, so only those targets are generated
-/// for it; every other piece's quiet moves are generated and tested.
+/// leaving uncovers nothing (see `may_discover_check`) gives check exactly when it
+/// arrives on a check point of its kind or on a screen point: only those targets are
+/// generated for it, untested. Every other piece's quiet moves are generated and each
+/// is tested.
 pub fn generate_quiet_checks(pos: &Position, filter: &LegalFilter, list: &mut MoveList) {
     list.clear();
     let us = pos.side_to_move();
@@ -83,43 +85,59 @@ pub fn generate_quiet_checks(pos: &Position, filter: &LegalFilter, list: &mut Mo
     let quiet = BitBoard(!occ.0 & BitBoard::FULL.0);
     let points = CheckPoints::new(pos, occ);
     let enemy_king = pos.king(!us);
-    // The targets worth generating for a piece on `from` whose check points are `own`:
-    // all of them when leaving `from` may uncover a check (each is tested below).
-    let wanted = |from, own: BitBoard| {
+    let ours = Attackers::of(pos, us);
+    let mut add = |kind, from, moves: BitBoard, own: BitBoard| {
         if may_discover_check(pos, from, enemy_king) {
-            quiet
+            let start = list.len();
+            emit(filter, from, moves & quiet, list);
+            list.retain_from(start, |m| {
+                checks_after(pos, kind, from, m.to(), enemy_king, ours)
+            });
         } else {
-            own | points.screen
+            emit(filter, from, moves & (own | points.screen) & quiet, list);
         }
-    };
-    let mut add = |from, moves: BitBoard, own| {
-        emit(filter, from, moves & wanted(from, own) & quiet, list);
     };
     for from in pos.pieces_of(us, PieceKind::Rook) {
-        add(from, rook_attacks(from, occ), points.rook);
+        add(PieceKind::Rook, from, rook_attacks(from, occ), points.rook);
     }
     for from in pos.pieces_of(us, PieceKind::Cannon) {
-        add(from, cannon_moves(from, occ).0, points.cannon);
+        add(
+            PieceKind::Cannon,
+            from,
+            cannon_moves(from, occ).0,
+            points.cannon,
+        );
     }
     for from in pos.pieces_of(us, PieceKind::Horse) {
-        add(from, horse_attacks(from, occ), points.horse);
+        add(
+            PieceKind::Horse,
+            from,
+            horse_attacks(from, occ),
+            points.horse,
+        );
     }
     for from in pos.pieces_of(us, PieceKind::Pawn) {
-        add(from, PAWN_STEPS[us.index()][from.index()], points.pawn);
+        let steps = PAWN_STEPS[us.index()][from.index()];
+        add(PieceKind::Pawn, from, steps, points.pawn);
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
-        add(from, elephant_attacks(from, occ), BitBoard::EMPTY);
+        let steps = elephant_attacks(from, occ);
+        add(PieceKind::Elephant, from, steps, BitBoard::EMPTY);
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
-        add(from, ADVISOR_STEPS[from.index()], BitBoard::EMPTY);
+        let steps = ADVISOR_STEPS[from.index()];
+        add(PieceKind::Advisor, from, steps, BitBoard::EMPTY);
     }
-    // The king is tested alone: the filter passes every king move untested.
+    // The king only checks by uncovering: its moves are tested for both (the filter
+    // passes every king move untested).
     let king = pos.king(us);
-    for to in KING_STEPS[king.index()] & wanted(king, BitBoard::EMPTY) & quiet {
-        if filter.king_safe_after(king, to) {
-            list.push(Move::new(king, to));
+    if may_discover_check(pos, king, enemy_king) {
+        for to in KING_STEPS[king.index()] & quiet {
+            if checks_after(pos, PieceKind::King, king, to, enemy_king, ours)
+                && filter.king_safe_after(king, to)
+            {
+                list.push(Move::new(king, to));
+            }
         }
     }
-    // Exactly the checks: the targets above are a superset of them.
-    list.retain(|m| gives_check(pos, m));
 }

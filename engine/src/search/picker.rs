@@ -2,11 +2,12 @@
 //! killers, quiet moves by history, and losing captures last.
 
 use super::heuristics::Heuristics;
-use crate::board::{BitBoard, Move, PieceKind, Position};
+use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::{
-    generate_captures_unchecked, generate_into, generate_quiet_checks, generate_with, gives_check,
-    is_attacked_by, is_legal, GenKind, LegalFilter, MoveList, MAX_MOVES,
+    capture_keeps_king_safe, generate_captures_unchecked, generate_into, generate_quiet_checks,
+    generate_to, generate_with, gives_check, is_attacked_by, is_legal, GenKind, LegalFilter,
+    MoveList, MoveSink, MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -45,6 +46,36 @@ fn capture_score(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| victim_value(p.kind()));
     let attacker = pos.piece_at(m.from()).map_or(0, |p| victim_value(p.kind()));
     victim * 16 - attacker / 16
+}
+
+/// Quiet moves with their history scores, scored as they are generated: the piece is
+/// looked up once for all its moves.
+struct HistoryScored<'a> {
+    moves: &'a mut MoveList,
+    scores: &'a mut [i32; MAX_MOVES],
+    pos: &'a Position,
+    heuristics: &'a Heuristics,
+}
+
+impl MoveSink for HistoryScored<'_> {
+    #[inline]
+    fn add(&mut self, from: Square, to: Square) {
+        self.add_all(from, BitBoard::from_square(to));
+    }
+
+    #[inline(always)]
+    fn add_all(&mut self, from: Square, targets: BitBoard) {
+        let Some(piece) = self.pos.piece_at(from) else {
+            return;
+        };
+        for to in targets {
+            let index = self.moves.len();
+            if index < MAX_MOVES {
+                self.scores[index] = self.heuristics.history(piece, to);
+                self.moves.push(Move::new(from, to));
+            }
+        }
+    }
 }
 
 /// The lists a picker fills, kept by the searcher per ply so no node pays for
@@ -101,6 +132,15 @@ pub struct MovePicker {
     filter: Option<LegalFilter>,
     /// Only quiet moves that give check are wanted (futility prunes the others).
     checks_only: bool,
+    /// The side to move is in check: moves are generated legal (as evasions).
+    /// Otherwise captures and quiet moves are generated untested and each is tested
+    /// when it comes up: most are never reached.
+    in_check: bool,
+    /// The quiet moves were generated untested (see `wanted_quiet`).
+    quiets_untested: bool,
+    /// How many legal quiet moves other than the hash move and killers came up: the
+    /// first [`SORTED_QUIETS`] of them are picked by history.
+    quiets_listed: usize,
 }
 
 impl MovePicker {
@@ -108,6 +148,7 @@ impl MovePicker {
     #[must_use]
     pub fn main(
         pos: &Position,
+        in_check: bool,
         hash_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
@@ -126,6 +167,9 @@ impl MovePicker {
             single_list: false,
             filter: None,
             checks_only: false,
+            in_check,
+            quiets_untested: false,
+            quiets_listed: 0,
         }
     }
 
@@ -164,6 +208,9 @@ impl MovePicker {
             single_list: true,
             filter: None,
             checks_only: false,
+            in_check,
+            quiets_untested: false,
+            quiets_listed: 0,
         }
     }
 
@@ -205,9 +252,13 @@ impl MovePicker {
     // per move, set up a large stack frame on every call.
     #[inline(never)]
     fn generate_captures(&mut self, pos: &Position) {
-        let filter = self.filter.insert(LegalFilter::new(pos));
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
-        generate_with(pos, filter, GenKind::Captures, moves);
+        if self.in_check {
+            let filter = self.filter.insert(LegalFilter::new(pos));
+            generate_with(pos, filter, GenKind::Captures, moves);
+        } else {
+            generate_captures_unchecked(pos, pos.color_bb(!pos.side_to_move()), moves);
+        }
         let mut kept = 0;
         for i in 0..moves.len() {
             let m = moves[i];
@@ -222,31 +273,54 @@ impl MovePicker {
         self.next = 0;
     }
 
+    /// Generates the quiet moves, with their history scores. The hash move and killers
+    /// among them are skipped when they come up (see `next_staged`).
     #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
-        // The captures stage made the filter already.
-        let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
+        moves.clear();
         if self.checks_only {
+            // Few moves: generated legal, scored after.
+            let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
             generate_quiet_checks(pos, filter, moves);
-        } else {
-            generate_with(pos, filter, GenKind::Quiets, moves);
-        }
-        let skip = [self.hash_move, self.killers[0], self.killers[1]];
-        let mut kept = 0;
-        for i in 0..moves.len() {
-            let m = moves[i];
-            if skip.contains(&Some(m)) {
-                continue;
+            for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+                *score = pos
+                    .piece_at(m.from())
+                    .map_or(0, |p| heuristics.history(p, m.to()));
             }
-            moves.as_mut_slice()[kept] = m;
-            scores[kept] = pos
-                .piece_at(m.from())
-                .map_or(0, |p| heuristics.history(p, m.to()));
-            kept += 1;
+        } else {
+            let mut sink = HistoryScored {
+                moves,
+                scores,
+                pos,
+                heuristics,
+            };
+            if self.in_check {
+                let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
+                generate_to(pos, filter, GenKind::Quiets, &mut sink);
+            } else {
+                generate_to(pos, &LegalFilter::untested(pos), GenKind::Quiets, &mut sink);
+            }
         }
-        moves.truncate(kept);
+        self.quiets_untested = !self.checks_only && !self.in_check;
         self.next = 0;
+    }
+
+    /// Whether a quiet move that came up is to be returned: not the hash move or a killer
+    /// (returned before), legal, and a check if only checks are wanted.
+    #[inline]
+    fn wanted_quiet(&mut self, pos: &Position, m: Move) -> bool {
+        if [self.hash_move, self.killers[0], self.killers[1]].contains(&Some(m)) {
+            return false;
+        }
+        if self.quiets_untested {
+            let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
+            if !filter.admits(m) {
+                return false;
+            }
+        }
+        self.quiets_listed += 1;
+        !self.checks_only || gives_check(pos, m)
     }
 
     /// The next move and its ordering score, best first. `pos` must be the node's position.
@@ -276,8 +350,9 @@ impl MovePicker {
                     self.generate_captures(pos);
                 }
                 Stage::GoodCaptures => match self.pick_best() {
-                    // Exchanges are judged only when a capture comes up: a cutoff before
-                    // saves the attack computations of the others.
+                    // Legality and exchanges are judged only when a capture comes up: a
+                    // cutoff before saves the tests of the others.
+                    Some((m, _)) if !self.in_check && !capture_keeps_king_safe(pos, m) => {}
                     Some((m, _)) if is_losing_capture(pos, m) => self.buffers.bad.push(m),
                     Some(picked) => return Some(picked),
                     None => self.stage = Stage::Killers,
@@ -307,7 +382,7 @@ impl MovePicker {
                 Stage::Quiets => {
                     // The best few by selection; most nodes stop (or prune) before the
                     // rest, whose order matters little.
-                    let picked = if self.next < SORTED_QUIETS {
+                    let picked = if self.quiets_listed < SORTED_QUIETS {
                         self.pick_best()
                     } else {
                         let PickerBuffers { moves, scores, .. } = &*self.buffers;
@@ -316,8 +391,7 @@ impl MovePicker {
                         picked
                     };
                     match picked {
-                        // Wanted checks only since generation: only checks were kept.
-                        Some((m, _)) if self.checks_only && !gives_check(pos, m) => {}
+                        Some((m, _)) if !self.wanted_quiet(pos, m) => {}
                         Some(picked) => return Some(picked),
                         None => self.stage = Stage::BadCaptures,
                     }

@@ -400,7 +400,14 @@ impl Searcher {
         }
 
         let buffers = self.borrow_buffers(ply);
-        let mut picker = MovePicker::main(&self.pos, hash_move, &self.heuristics, ply, buffers);
+        let mut picker = MovePicker::main(
+            &self.pos,
+            checked,
+            hash_move,
+            &self.heuristics,
+            ply,
+            buffers,
+        );
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
