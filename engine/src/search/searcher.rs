@@ -172,12 +172,18 @@ impl Searcher {
         self.aborted
     }
 
+    /// Plays a move of the main search; `probed` says whether the child will probe the
+    /// table (a child left with no depth goes straight to the quiescence search, which
+    /// does not).
     #[inline]
-    fn play(&mut self, m: Move, check: bool) -> crate::board::Undo {
+    fn play(&mut self, m: Move, check: bool, probed: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
         // The child's first act is to probe its cluster. Its key is at hand now: after
-        // the move, rather than computed ahead with `key_after`.
-        self.tt.prefetch(self.pos.key());
+        // the move, rather than computed ahead with `key_after`. A load the child never
+        // uses would only take a line of the cache and a slot of the memory queue.
+        if probed {
+            self.tt.prefetch(self.pos.key());
+        }
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));
         self.line.push(Some((m, undo)));
@@ -469,7 +475,7 @@ impl Searcher {
             let extension = i32::from(check && ply < 2 * MAX_PLY / 3);
             let new_depth = depth - 1 + extension;
             self.frames[ply].mv = Some(m);
-            let undo = self.play(m, check);
+            let undo = self.play(m, check, new_depth > 0);
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, check)
             } else {
