@@ -14,6 +14,10 @@
 //! `LegalFilter::new`). Every other move — king moves, moves of pinned pieces, moves onto
 //! screens and every move while in check — gets an exact test: the king's attackers are
 //! recomputed with the occupancy after the move.
+//!
+//! The search, which plays few of the moves it generates, can instead generate with
+//! [`LegalFilter::untested`] (the pseudo-legal moves) and test each move only when it
+//! comes up, with [`LegalFilter::admits`] or [`capture_keeps_king_safe`].
 
 use super::attacks::{
     before, cannon_hits, cannon_moves, elephant_attacks, horse_attacks, king_attackers, nearest,
@@ -270,7 +274,7 @@ impl MoveSink for Counter {
     }
 }
 
-/// Emits the legal moves among `targets` of the piece on `from`.
+/// Emits the moves among `targets` of the piece on `from` that `filter` passes.
 #[inline(always)]
 pub(super) fn emit<S: MoveSink>(
     filter: &LegalFilter,
