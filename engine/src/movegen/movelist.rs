@@ -49,13 +49,8 @@ impl MoveList {
         self.len = self.len.min(len);
     }
 
-    /// Keeps only the moves for which `keep` holds, in their order.
-    #[inline]
-    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
-        self.retain_from(0, keep);
-    }
-
-    /// Keeps, of the moves from index `start` on, only those for which `keep` holds.
+    /// Keeps, of the moves from index `start` on, only those for which `keep` holds, in
+    /// their order (the moves before `start` stay as they are).
     #[inline]
     pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
         let mut kept = start;

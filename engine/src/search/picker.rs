@@ -136,8 +136,9 @@ pub struct MovePicker {
     /// Otherwise captures and quiet moves are generated untested and each is tested
     /// when it comes up: most are never reached.
     in_check: bool,
-    /// The quiet moves were generated untested (see `wanted_quiet`).
-    quiets_untested: bool,
+    /// The quiet moves were generated as checks only: legal, and each gives check.
+    /// Otherwise, out of check, they were generated untested (see `wanted_quiet`).
+    quiets_are_checks: bool,
     /// How many legal quiet moves other than the hash move and killers came up: the
     /// first [`SORTED_QUIETS`] of them are picked by history.
     quiets_listed: usize,
@@ -168,7 +169,7 @@ impl MovePicker {
             filter: None,
             checks_only: false,
             in_check,
-            quiets_untested: false,
+            quiets_are_checks: false,
             quiets_listed: 0,
         }
     }
@@ -209,7 +210,7 @@ impl MovePicker {
             filter: None,
             checks_only: false,
             in_check,
-            quiets_untested: false,
+            quiets_are_checks: false,
             quiets_listed: 0,
         }
     }
@@ -302,7 +303,7 @@ impl MovePicker {
                 generate_to(pos, &LegalFilter::untested(pos), GenKind::Quiets, &mut sink);
             }
         }
-        self.quiets_untested = !self.checks_only && !self.in_check;
+        self.quiets_are_checks = self.checks_only;
         self.next = 0;
     }
 
@@ -313,13 +314,18 @@ impl MovePicker {
         if [self.hash_move, self.killers[0], self.killers[1]].contains(&Some(m)) {
             return false;
         }
-        if self.quiets_untested {
+        if self.quiets_are_checks {
+            self.quiets_listed += 1;
+            return true;
+        }
+        if !self.in_check {
             let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
             if !filter.admits(m) {
                 return false;
             }
         }
         self.quiets_listed += 1;
+        // Checks only since the quiet moves were generated (futility): test each.
         !self.checks_only || gives_check(pos, m)
     }
 
