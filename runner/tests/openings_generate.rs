@@ -30,12 +30,12 @@ fn repo_file(relative: &str) -> PathBuf {
         .join(relative)
 }
 
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xq-gen-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    dir
+/// A fresh, empty directory for one test, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xq-gen-{name}-"))
+        .tempdir()
+        .unwrap_or_else(|e| panic!("scratch folder: {e}"))
 }
 
 /// Runs `xq-runner openings generate <args>` in `dir`.
@@ -92,14 +92,15 @@ fn body(file: &str) -> Vec<&str> {
 #[test]
 fn same_seed_same_file_other_seed_other_file() {
     let engine = engine().display().to_string();
-    let (a, b, c, d) = (scratch("a"), scratch("b"), scratch("c"), scratch("d"));
+    let folders = [scratch("a"), scratch("b"), scratch("c"), scratch("d")];
+    let [a, b, c, d] = folders.each_ref().map(tempfile::TempDir::path);
     let args = small(&engine, "7", "2");
-    let first = succeed(&a, &strs(&args));
-    let second = succeed(&b, &strs(&args));
+    let first = succeed(a, &strs(&args));
+    let second = succeed(b, &strs(&args));
     assert_eq!(first, second, "same command, same bytes");
-    let serial = succeed(&c, &strs(&small(&engine, "7", "1")));
+    let serial = succeed(c, &strs(&small(&engine, "7", "1")));
     assert_eq!(body(&first), body(&serial), "concurrency changes nothing");
-    let other = succeed(&d, &strs(&small(&engine, "8", "2")));
+    let other = succeed(d, &strs(&small(&engine, "8", "2")));
     assert_ne!(body(&first), body(&other), "another seed, other openings");
     for dir in [a, b, c, d] {
         let _ = fs::remove_dir_all(dir);
@@ -109,9 +110,10 @@ fn same_seed_same_file_other_seed_other_file() {
 #[test]
 fn every_line_checks_and_keeps_the_promises() {
     let engine = engine().display().to_string();
-    let dir = scratch("promises");
+    let folder = scratch("promises");
+    let dir = folder.path();
     let args = small(&engine, "11", "2");
-    let file = succeed(&dir, &strs(&args));
+    let file = succeed(dir, &strs(&args));
 
     let header = file.lines().next().unwrap_or_default();
     assert_eq!(
@@ -125,7 +127,7 @@ fn every_line_checks_and_keeps_the_promises() {
 
     let checked = Command::new(env!("CARGO_BIN_EXE_xq-runner"))
         .args(["openings", "check", "out.epd"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("cannot run xq-runner: {e}"));
     assert_eq!(checked.status.code(), Some(0), "{}", text(&checked.stdout));
@@ -167,7 +169,8 @@ fn every_line_checks_and_keeps_the_promises() {
 #[test]
 fn lines_from_a_suite_extend_its_lines() {
     let engine = engine().display().to_string();
-    let dir = scratch("from");
+    let folder = scratch("from");
+    let dir = folder.path();
     let mainlines = repo_file("openings/mainlines.epd");
     let mut args = args_with_engine(
         "--count 6 --plies 6..8 --max-score 200 --depth 2 --probe-depth 2 --candidates 2 \
@@ -175,7 +178,7 @@ fn lines_from_a_suite_extend_its_lines() {
         &engine,
     );
     args.extend(["--from".to_owned(), mainlines.display().to_string()]);
-    let file = succeed(&dir, &strs(&args));
+    let file = succeed(dir, &strs(&args));
     let book: Vec<Opening> =
         OpeningReader::new(fs::read(&mainlines).unwrap_or_default().as_slice())
             .filter_map(Result::ok)
@@ -193,7 +196,8 @@ fn lines_from_a_suite_extend_its_lines() {
 #[test]
 fn too_few_balanced_lines_exit_3_and_write_nothing() {
     let engine = engine().display().to_string();
-    let dir = scratch("few");
+    let folder = scratch("few");
+    let dir = folder.path();
     // Every line is the same two plies of the one line given: one opening, then duplicates.
     let one = dir.join("one.epd");
     fs::write(
@@ -205,7 +209,7 @@ fn too_few_balanced_lines_exit_3_and_write_nothing() {
         "--count 2 --plies 2 --max-score 5000 --depth 1 --max-lines 5 --from one.epd -o out.epd",
         &engine,
     );
-    let out = generate(&dir, &strs(&args));
+    let out = generate(dir, &strs(&args));
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("found only 1 of 2 openings in 5 lines"),
@@ -219,7 +223,8 @@ fn too_few_balanced_lines_exit_3_and_write_nothing() {
 #[test]
 fn bad_use_exits_2_with_one_clear_line() {
     let engine = engine().display().to_string();
-    let dir = scratch("usage");
+    let folder = scratch("usage");
+    let dir = folder.path();
     let cases = [
         (
             "--count 5 --plies 9..3 -o x",
@@ -241,7 +246,7 @@ fn bad_use_exits_2_with_one_clear_line() {
     ];
     for (list, engine, expected) in cases {
         let args = args_with_engine(list, engine);
-        let out = generate(&dir, &strs(&args));
+        let out = generate(dir, &strs(&args));
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");

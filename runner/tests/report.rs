@@ -30,13 +30,14 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A fresh folder holding a copy of `files` of the fixture `name`.
-fn scratch(test: &str, name: &str, files: &[&str]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xq-report-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+/// A fresh folder holding a copy of `files` of the fixture `name`, removed when dropped.
+fn scratch(test: &str, name: &str, files: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("xq-report-{test}-"))
+        .tempdir()
+        .unwrap_or_else(|e| panic!("scratch folder: {e}"));
     for file in files {
-        std::fs::copy(fixture(name).join(file), dir.join(file))
+        std::fs::copy(fixture(name).join(file), dir.path().join(file))
             .unwrap_or_else(|e| panic!("copy {name}/{file}: {e}"));
     }
     dir
@@ -59,7 +60,8 @@ fn summary(name: &str) -> Value {
 
 fn entries(name: &str) -> Vec<JournalEntry> {
     // read_all may truncate a torn line, so it reads a copy.
-    let dir = scratch(&format!("entries-{name}"), name, &["games.jsonl"]);
+    let folder = scratch(&format!("entries-{name}"), name, &["games.jsonl"]);
+    let dir = folder.path();
     Journal::read_all(&dir.join("games.jsonl")).unwrap_or_else(|e| panic!("journal: {e}"))
 }
 
@@ -154,8 +156,9 @@ fn assert_svgs(html: &str, expected: usize) {
 
 #[test]
 fn sprt_match_shows_the_numbers_of_its_journal() {
-    let dir = scratch("sprt", "match-sprt", &FILES);
-    let (html, md) = report(&dir);
+    let folder = scratch("sprt", "match-sprt", &FILES);
+    let dir = folder.path();
+    let (html, md) = report(dir);
     let entries = entries("match-sprt");
     let (penta, wdl) = counts(&entries, "level6", "level0");
     let e = Estimate::new(&penta);
@@ -194,8 +197,9 @@ fn sprt_match_shows_the_numbers_of_its_journal() {
 
 #[test]
 fn match_without_sprt_has_no_llr() {
-    let dir = scratch("plain", "match", &FILES);
-    let (html, md) = report(&dir);
+    let folder = scratch("plain", "match", &FILES);
+    let dir = folder.path();
+    let (html, md) = report(dir);
     let (penta, _) = counts(&entries("match"), "level6", "level0");
     let e = Estimate::new(&penta);
     assert!(html.contains(&format!("Elo: {:.2} +/- {:.2}", e.elo, e.elo_ci95)));
@@ -217,8 +221,9 @@ fn match_without_sprt_has_no_llr() {
 
 #[test]
 fn gauntlet_shows_the_rating_list() {
-    let dir = scratch("gauntlet", "gauntlet", &FILES);
-    let (html, md) = report(&dir);
+    let folder = scratch("gauntlet", "gauntlet", &FILES);
+    let dir = folder.path();
+    let (html, md) = report(dir);
     let names = ["level6", "level3", "level0"];
     let games: Vec<(usize, usize, f64)> = entries("gauntlet")
         .iter()
@@ -247,8 +252,9 @@ fn gauntlet_shows_the_rating_list() {
 
 #[test]
 fn faults_are_counted_per_engine_and_reason() {
-    let dir = scratch("faults", "faults", &FILES);
-    let (html, md) = report(&dir);
+    let folder = scratch("faults", "faults", &FILES);
+    let dir = folder.path();
+    let (html, md) = report(dir);
     let entries = entries("faults");
     let illegal = entries
         .iter()
@@ -268,8 +274,9 @@ fn faults_are_counted_per_engine_and_reason() {
 
 #[test]
 fn no_games_and_no_summary_still_report() {
-    let dir = scratch("empty", "match-sprt", &["run.json"]);
-    let (html, md) = report(&dir);
+    let folder = scratch("empty", "match-sprt", &["run.json"]);
+    let dir = folder.path();
+    let (html, md) = report(dir);
     assert!(html.contains("No complete pairs yet"));
     assert!(
         md.contains("[INCOMPLETE]") && md.contains("0 games, 0 pairs"),
@@ -280,10 +287,12 @@ fn no_games_and_no_summary_still_report() {
 
 #[test]
 fn without_summary_the_config_gives_the_sprt() {
-    let full = scratch("with-summary", "match-sprt", &FILES);
-    let bare = scratch("no-summary", "match-sprt", &["run.json", "games.jsonl"]);
-    let (with, _) = report(&full);
-    let (without, md) = report(&bare);
+    let full_folder = scratch("with-summary", "match-sprt", &FILES);
+    let full = full_folder.path();
+    let bare_folder = scratch("no-summary", "match-sprt", &["run.json", "games.jsonl"]);
+    let bare = bare_folder.path();
+    let (with, _) = report(full);
+    let (without, md) = report(bare);
     let llr = |html: &str| {
         let at = html.find("LLR: ").expect("LLR line");
         html[at..at + 12].to_owned()
@@ -294,25 +303,27 @@ fn without_summary_the_config_gives_the_sprt() {
 
 #[test]
 fn a_torn_last_line_is_dropped() {
-    let dir = scratch("torn", "match", &FILES);
+    let folder = scratch("torn", "match", &FILES);
+    let dir = folder.path();
     let journal = dir.join("games.jsonl");
     let mut text = read(&journal);
     let games = text.lines().count();
     text.push_str("{\"pair\":99,\"game\":0,\"red\":\"lev");
     std::fs::write(&journal, text).expect("write");
-    let (html, _) = report(&dir);
+    let (html, _) = report(dir);
     assert!(html.contains(&format!("Games: {games},")));
 }
 
 #[test]
 fn hostile_engine_names_are_escaped() {
-    let dir = scratch("hostile", "match", &[]);
+    let folder = scratch("hostile", "match", &[]);
+    let dir = folder.path();
     let name = "<script>alert(1)</script>&'";
     for file in FILES {
         let text = read(&fixture("match").join(file)).replace("level0", name);
         std::fs::write(dir.join(file), text).expect("write");
     }
-    let (html, md) = report(&dir);
+    let (html, md) = report(dir);
     assert!(!html.contains("<script"), "raw name in the page");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;"));
     // Only inside the code fence of the result block, where markdown shows text as is.
@@ -333,13 +344,15 @@ fn cli(dir: &Path) -> std::process::Output {
 
 #[test]
 fn cli_writes_the_files_or_exits_2() {
-    let dir = scratch("cli", "gauntlet", &FILES);
-    let out = cli(&dir);
+    let folder = scratch("cli", "gauntlet", &FILES);
+    let dir = folder.path();
+    let out = cli(dir);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(dir.join("report.html").is_file() && dir.join("summary.md").is_file());
 
-    let empty = scratch("cli-empty", "gauntlet", &[]);
-    let out = cli(&empty);
+    let empty_folder = scratch("cli-empty", "gauntlet", &[]);
+    let empty = empty_folder.path();
+    let out = cli(empty);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

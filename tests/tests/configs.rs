@@ -40,7 +40,8 @@ fn every_shipped_config_validates() {
 
 #[test]
 fn the_quick_run_reaches_a_verdict() {
-    let dir = scratch("quick");
+    let folder = scratch("quick");
+    let dir = folder.path();
     let out_dir = dir.join("out");
     let (code, out, err) = run_in_workspace(&[
         "run",

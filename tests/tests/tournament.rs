@@ -62,8 +62,9 @@ fn replay_pgn(text: &str) -> usize {
 
 #[test]
 fn a_match_writes_consistent_journal_pgn_and_summary() {
-    let dir = scratch("match");
-    let config = match_config(&dir, 10, "");
+    let folder = scratch("match");
+    let dir = folder.path();
+    let config = match_config(dir, 10, "");
     let (code, stdout, stderr) = runner(&["run", config.to_str().expect("path")]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let out = dir.join("out");
@@ -145,8 +146,10 @@ fn a_match_writes_consistent_journal_pgn_and_summary() {
 
 #[test]
 fn runs_with_the_same_seed_play_the_same_games() {
-    let a = scratch("determinism-a");
-    let b = scratch("determinism-b");
+    let a_folder = scratch("determinism-a");
+    let a = a_folder.path();
+    let b_folder = scratch("determinism-b");
+    let b = b_folder.path();
     for dir in [&a, &b] {
         let config = match_config(dir, 6, "");
         let (code, out, err) = runner(&["run", config.to_str().expect("path")]);
@@ -160,13 +163,15 @@ fn runs_with_the_same_seed_play_the_same_games() {
 
 #[test]
 fn a_killed_run_resumes_to_the_same_result() {
-    let whole = scratch("resume-whole");
-    let config = match_config(&whole, 12, "");
+    let whole_folder = scratch("resume-whole");
+    let whole = whole_folder.path();
+    let config = match_config(whole, 12, "");
     assert_eq!(runner(&["run", config.to_str().expect("path")]).0, 0);
     let expected = timeless(journal(&whole.join("out")));
 
-    let cut = scratch("resume-cut");
-    let config = match_config(&cut, 12, "");
+    let cut_folder = scratch("resume-cut");
+    let cut = cut_folder.path();
+    let config = match_config(cut, 12, "");
     let mut child = Command::new(bin("xq-runner"))
         .args(["run", config.to_str().expect("path")])
         .stdout(Stdio::null())
@@ -197,11 +202,12 @@ fn a_killed_run_resumes_to_the_same_result() {
 
 #[test]
 fn ctrl_c_leaves_no_engine_and_a_resumable_journal() {
-    let dir = scratch("ctrl-c");
+    let folder = scratch("ctrl-c");
+    let dir = folder.path();
     let tag = format!("ctrlc-{}", std::process::id());
     // Engines marked with a tag argument are found in the process table afterwards.
     let engine = bin("xq-engine").display().to_string();
-    let config = match_config(&dir, 30, "");
+    let config = match_config(dir, 30, "");
     let text = std::fs::read_to_string(&config).expect("config");
     let fault = common::fault_engine().display().to_string();
     let text = text.replacen(&format!("command = [\"{engine}\"]"), &format!("command = [\"{fault}\", \"--fault\", \"sleep\", \"--sleep-ms\", \"20\", \"--tag\", \"{tag}\"]"), 1);
@@ -235,8 +241,9 @@ fn nix_pid(id: u32) -> String {
 
 #[test]
 fn bad_configs_start_nothing_and_name_file_and_line() {
-    let dir = scratch("bad");
-    let good = match_config(&dir, 2, "");
+    let folder = scratch("bad");
+    let dir = folder.path();
+    let good = match_config(dir, 2, "");
     let text = std::fs::read_to_string(&good).expect("config");
     let cases: [(&str, String, &str); 4] = [
         (

@@ -161,9 +161,8 @@ mod tests {
 
     #[test]
     fn games_come_out_in_game_order_whatever_order_they_finished_in() {
-        let dir = std::env::temp_dir().join(format!("xq-pgn-order-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let folder = tempfile::tempdir().expect("temp dir");
+        let dir = folder.path();
         // Any program that exists serves as the engine: nothing is started.
         let program = std::env::current_exe().expect("test binary");
         let text = format!(
@@ -201,6 +200,5 @@ mod tests {
             .expect("pgn written");
         let expected = ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "5.1", "5.2"];
         assert_eq!(rounds(&dir.join("games.pgn")), expected);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

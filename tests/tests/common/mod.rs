@@ -99,12 +99,13 @@ pub fn processes_with(needle: &str) -> Vec<String> {
         .collect()
 }
 
-/// A fresh scratch folder for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xq-tests-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A fresh scratch folder for one test, removed with everything in it when the value is
+/// dropped (use `.path()`).
+pub fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xq-tests-{name}-"))
+        .tempdir()
+        .expect("scratch folder")
 }
 
 /// The shipped opening suite of the repository.

@@ -121,8 +121,8 @@ mod tests {
         a.fields.insert("score".to_owned(), "-12".to_owned());
         a.fields.insert("depth".to_owned(), "8".to_owned());
         let b = Opening::new(Position::startpos(), vec![mv("h0g2"), mv("h9g7")]).expect("legal");
-        let dir = std::env::temp_dir().join(format!("xq-writer-{}", std::process::id()));
-        fs::create_dir_all(&dir).expect("temp dir");
+        let folder = tempfile::tempdir().expect("temp dir");
+        let dir = folder.path();
         let path = dir.join("suite.epd");
         write_suite(&path, &header, &[a, b]).expect("written");
         let text = fs::read_to_string(&path).expect("read back");
@@ -138,6 +138,5 @@ mod tests {
             write_suite(&missing, &header, &[]),
             Err(GenerateError::Write { .. })
         ));
-        let _ = fs::remove_dir_all(&dir);
     }
 }
