@@ -4,6 +4,7 @@
 //! on its own thread and talks to it through [`Control`].
 
 mod driver;
+mod eval_cache;
 mod heuristics;
 mod limits;
 pub mod params;

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::eval_cache::EvalCache;
 use super::heuristics::Heuristics;
 use super::limits::{Budget, Control};
 use super::params::*;
@@ -63,6 +64,8 @@ pub struct Searcher {
     pub(super) tt: TranspositionTable,
     pub(super) heuristics: Heuristics,
     pub(super) evaluator: Evaluator,
+    /// Scores of the computed evaluation levels (2..6), by position key.
+    eval_cache: EvalCache,
     pub(super) pos: Position,
     /// The positions of the game and of the current line, for repetitions.
     pub(super) path: Vec<PlyEntry>,
@@ -98,6 +101,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Heuristics::default(),
             evaluator,
+            eval_cache: EvalCache::default(),
             pos: Position::startpos(),
             path: Vec::with_capacity(1024),
             window_start: 0,
@@ -139,12 +143,25 @@ impl Searcher {
     /// Changes the evaluation.
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.evaluator = evaluator;
+        self.eval_cache.clear();
     }
 
     /// The evaluation in use.
     #[must_use]
     pub fn evaluator(&self) -> Evaluator {
         self.evaluator
+    }
+
+    /// The static evaluation of the current position, for the side to move.
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        let (evaluator, pos) = (self.evaluator, &self.pos);
+        // Levels 0 and 1 add two kept sums: cheaper than any lookup.
+        if evaluator.level() < 2 {
+            return evaluator.evaluate(pos);
+        }
+        self.eval_cache
+            .get_or_insert_with(pos.key(), || evaluator.evaluate(pos))
     }
 
     /// The principal variation found at the root.
@@ -340,7 +357,7 @@ impl Searcher {
                 return alpha;
             }
             if ply >= MAX_PLY - 2 {
-                return self.evaluator.evaluate(&self.pos);
+                return self.evaluate();
             }
         }
 
@@ -362,7 +379,7 @@ impl Searcher {
         let eval = if checked {
             -INFINITE
         } else {
-            hit.map_or_else(|| self.evaluator.evaluate(&self.pos), |h| h.eval)
+            hit.map_or_else(|| self.evaluate(), |h| h.eval)
         };
         self.frames[ply].eval = eval;
         let improving = !checked && ply >= 2 && eval > self.frames[ply - 2].eval;
@@ -573,7 +590,7 @@ impl Searcher {
         }
         self.sel_depth = self.sel_depth.max(ply);
         if ply >= MAX_PLY - 2 {
-            return self.evaluator.evaluate(&self.pos);
+            return self.evaluate();
         }
         // With only king, advisors, elephants and pawns a side can be stalemated, which
         // loses in Xiangqi: the static evaluation would miss it.
@@ -583,11 +600,7 @@ impl Searcher {
         {
             return -MATE + ply as i32;
         }
-        let stand_pat = if checked {
-            -INFINITE
-        } else {
-            self.evaluator.evaluate(&self.pos)
-        };
+        let stand_pat = if checked { -INFINITE } else { self.evaluate() };
         let mut best = stand_pat;
         let mut victims = BitBoard::EMPTY;
         if !checked {
