@@ -9,8 +9,8 @@ use super::weights::{
     PHASE_OTHER, PHASE_ROOK,
 };
 use crate::board::{BitBoard, Color, PieceKind, Position, Square};
-use crate::movegen::tables::{ADVISOR_STEPS, KING_STEPS, PAWN_STEPS, RAYS};
-use crate::movegen::{elephant_attacks, horse_attacks, rook_attacks};
+use crate::movegen::tables::{ADVISOR_STEPS, KING_STEPS, PAWN_STEPS};
+use crate::movegen::{cannon_control, elephant_attacks, horse_attacks, rook_attacks};
 
 /// Most rooks, horses and cannons a side can have (two of each; FEN validation keeps it).
 const MAX_MAJORS: usize = 6;
@@ -69,7 +69,7 @@ impl SideMaps {
             maps.push(PieceKind::Horse, sq, attacks, attacks);
         }
         for sq in pos.pieces_of(color, PieceKind::Cannon) {
-            let (attacks, moves) = cannon_sets(sq, occ);
+            let (attacks, moves) = cannon_control(sq, occ);
             maps.push(PieceKind::Cannon, sq, attacks, moves);
         }
         let by_kind = &mut maps.by_kind;
@@ -107,45 +107,6 @@ impl SideMaps {
     #[inline]
     pub fn majors(&self) -> &[Major] {
         &self.majors[..self.major_count]
-    }
-}
-
-/// A cannon's control (the points behind its screen up to and including the next piece)
-/// and its move targets (empty points before the screen, plus that next piece), in one
-/// pass over the four rays.
-#[must_use]
-#[inline]
-pub fn cannon_sets(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
-    let (mut control, mut moves) = (0u128, 0u128);
-    for (dir, rays) in RAYS.iter().enumerate() {
-        let ray = rays[sq.index()].0;
-        let Some(screen) = first_blocker(dir, ray & occ.0) else {
-            moves |= ray;
-            continue;
-        };
-        moves |= ray ^ RAYS[dir][screen].0 ^ (1u128 << screen);
-        let beyond = RAYS[dir][screen].0;
-        match first_blocker(dir, beyond & occ.0) {
-            None => control |= beyond,
-            Some(target) => {
-                control |= beyond ^ RAYS[dir][target].0;
-                moves |= 1u128 << target;
-            }
-        }
-    }
-    (BitBoard(control), BitBoard(moves))
-}
-
-/// The nearest set bit of `blockers` on ray `dir` (north and east rays run toward higher
-/// square numbers).
-#[inline(always)]
-fn first_blocker(dir: usize, blockers: u128) -> Option<usize> {
-    if blockers == 0 {
-        None
-    } else if dir < 2 {
-        Some(blockers.trailing_zeros() as usize)
-    } else {
-        Some(127 - blockers.leading_zeros() as usize)
     }
 }
 
@@ -279,7 +240,7 @@ mod tests {
     #[test]
     fn cannon_control_reaches_through_one_screen() {
         let occ = BitBoard::EMPTY.with(sq("e2")).with(sq("e5")).with(sq("e8"));
-        let (control, moves) = cannon_sets(sq("e2"), occ);
+        let (control, moves) = cannon_control(sq("e2"), occ);
         assert!(control.has(sq("e6")) && control.has(sq("e8")) && !control.has(sq("e9")));
         assert!(!control.has(sq("e5")));
         assert!(moves.has(sq("e3")) && moves.has(sq("e8")) && !moves.has(sq("e6")));

@@ -160,6 +160,41 @@ fn cannon_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
     )
 }
 
+/// A cannon's control and its moves: the points behind its screen up to and including
+/// the next piece (what it protects or threatens), and [`cannon_moves`]'s two sets
+/// joined (empty points before the screen, and that next piece).
+#[must_use]
+#[inline]
+pub fn cannon_control(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
+    let rays = [
+        cannon_control_ray::<0>(sq, occ),
+        cannon_control_ray::<1>(sq, occ),
+        cannon_control_ray::<2>(sq, occ),
+        cannon_control_ray::<3>(sq, occ),
+    ];
+    let (mut control, mut moves) = (0u128, 0u128);
+    for (behind, reach) in rays {
+        control |= behind;
+        moves |= reach;
+    }
+    (BitBoard(control), BitBoard(moves))
+}
+
+/// [`cannon_control`] along one ray.
+#[inline(always)]
+fn cannon_control_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
+    let ray = RAYS[DIR][sq.index()].0;
+    let blockers = ray & occ.0;
+    let screen = nearest::<DIR>(blockers);
+    let slides = before::<DIR>(ray, screen);
+    if screen == 0 {
+        return (0, slides);
+    }
+    let beyond = ray ^ slides ^ screen;
+    let target = nearest::<DIR>(blockers ^ screen);
+    (before::<DIR>(beyond, target) | target, slides | target)
+}
+
 /// Points a horse on `sq` reaches, legs taken into account.
 #[must_use]
 #[inline]
@@ -370,6 +405,45 @@ mod tests {
         assert!(quiet.has(sq("e3")) && quiet.has(sq("e4")) && !quiet.has(sq("e5")));
         assert!(quiet.has(sq("a2")) && quiet.has(sq("e0")));
         assert_eq!(rook_attacks(sq("e2"), occ).count(), 8 + 2 + 3);
+    }
+
+    /// [`cannon_control`] by walking each line square by square.
+    fn cannon_control_by_walking(from: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
+        let (mut control, mut moves) = (BitBoard::EMPTY, BitBoard::EMPTY);
+        for (df, dr) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+            let mut screened = false;
+            let mut at = from.offset(df, dr);
+            while let Some(sq) = at {
+                if screened {
+                    control = control.with(sq);
+                }
+                if occ.has(sq) {
+                    if screened {
+                        moves = moves.with(sq);
+                        break;
+                    }
+                    screened = true;
+                } else if !screened {
+                    moves = moves.with(sq);
+                }
+                at = sq.offset(df, dr);
+            }
+        }
+        (control, moves)
+    }
+
+    #[test]
+    fn cannon_control_agrees_with_a_walk_along_each_line() {
+        for fen in crate::bench::POSITIONS {
+            let occ = Position::from_fen(fen).expect("fen").occupied();
+            for from in Square::ALL {
+                assert_eq!(
+                    cannon_control(from, occ),
+                    cannon_control_by_walking(from, occ),
+                    "{fen} {from}"
+                );
+            }
+        }
     }
 
     #[test]

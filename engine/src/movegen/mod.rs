@@ -8,8 +8,9 @@ mod quiet_checks;
 pub mod tables;
 
 pub use attacks::{
-    attackers_to, cannon_moves, checkers, elephant_attacks, horse_attacks, in_check,
-    is_attacked_by, is_attacked_king, king_attackers, piece_attacks, rook_attacks, Attackers,
+    attackers_to, cannon_control, cannon_moves, checkers, elephant_attacks, horse_attacks,
+    in_check, is_attacked_by, is_attacked_king, king_attackers, piece_attacks, rook_attacks,
+    Attackers,
 };
 pub use legal::{
     capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_into, generate_to,
