@@ -244,6 +244,12 @@ fn is_legal_and_the_filter_agree_with_the_generator_on_every_square_pair() {
 fn make_unmake_key_captures_and_checks() {
     for pos in random_positions(3, 40, 160) {
         assert_eq!(pos.key(), pos.compute_key());
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                let on_board = pos.pieces_of(color, kind).count() as i32;
+                assert_eq!(pos.count_of(color, kind), on_board, "{color:?} {kind:?}");
+            }
+        }
         assert_eq!(
             Position::from_fen(&pos.to_fen()).as_ref(),
             Ok(&pos),

@@ -40,6 +40,10 @@ pub struct Position {
     /// Where each king stands, kept as pieces move (asked at every node; finding it in
     /// the bitboard costs a 128-bit bit scan).
     kings: [Square; 2],
+    /// How many of each piece are on the board, kept as pieces come and go (the
+    /// evaluation asks for all of them at every node; counting bits is a loop per piece,
+    /// without a population-count instruction on the default target).
+    counts: [u8; Piece::INDEX_COUNT],
 }
 
 impl Position {
@@ -56,6 +60,7 @@ impl Position {
             material: [0; 2],
             placement: [0; 2],
             kings: [Square::ALL[0]; 2],
+            counts: [0; Piece::INDEX_COUNT],
         }
     }
 
@@ -107,6 +112,13 @@ impl Position {
     #[inline]
     pub fn pieces(&self, piece: Piece) -> BitBoard {
         self.by_piece[piece.index()]
+    }
+
+    /// How many pieces of one kind one side has.
+    #[must_use]
+    #[inline]
+    pub fn count_of(&self, color: Color, kind: PieceKind) -> i32 {
+        i32::from(self.counts[Piece::index_of(color, kind)])
     }
 
     /// Squares of one kind of one colour.
@@ -170,6 +182,7 @@ impl Position {
         self.squares[sq.index()] = Some(piece);
         self.by_piece[piece.index()] |= bit;
         self.by_color[piece.color().index()] |= bit;
+        self.counts[piece.index()] += 1;
         self.note_king(piece, sq);
     }
 
@@ -200,6 +213,7 @@ impl Position {
         self.squares[sq.index()] = None;
         self.by_piece[piece.index()] ^= bit;
         self.by_color[piece.color().index()] ^= bit;
+        self.counts[piece.index()] -= 1;
         self.key ^= zobrist::piece_key(piece, sq);
         self.material[piece.color().index()] -= psqt::material(piece.kind());
         self.placement[piece.color().index()] -= psqt::placement(piece, sq);

@@ -160,7 +160,7 @@ impl<'a> EvalContext<'a> {
         let mut crossed_pawns = [0; 2];
         for c in Color::ALL {
             for k in PieceKind::ALL {
-                counts[c.index()][k.index()] = few(pos.pieces_of(c, k));
+                counts[c.index()][k.index()] = pos.count_of(c, k);
             }
             crossed_pawns[c.index()] = few(pos.pieces_of(c, PieceKind::Pawn) & enemy_half(c));
         }

@@ -258,7 +258,7 @@ impl Searcher {
     fn attacking_material_of(&self, us: crate::board::Color) -> i32 {
         [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon]
             .iter()
-            .map(|&k| self.pos.pieces_of(us, k).count() as i32 * material(k))
+            .map(|&k| self.pos.count_of(us, k) * material(k))
             .sum()
     }
 
