@@ -238,15 +238,6 @@ mod tests {
     }
 
     #[test]
-    fn cannon_control_reaches_through_one_screen() {
-        let occ = BitBoard::EMPTY.with(sq("e2")).with(sq("e5")).with(sq("e8"));
-        let (control, moves) = cannon_control(sq("e2"), occ);
-        assert!(control.has(sq("e6")) && control.has(sq("e8")) && !control.has(sq("e9")));
-        assert!(!control.has(sq("e5")));
-        assert!(moves.has(sq("e3")) && moves.has(sq("e8")) && !moves.has(sq("e6")));
-    }
-
-    #[test]
     fn attack_state_counts_crossed_pieces_and_lead() {
         // Red: rook and horse across the river, a pawn across; Black: nothing but a rook.
         let pos = Position::from_fen("3k5/9/4R4/2N6/4P4/9/9/9/9/4K3r w").expect("fen");

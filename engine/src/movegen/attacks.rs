@@ -407,6 +407,15 @@ mod tests {
         assert_eq!(rook_attacks(sq("e2"), occ).count(), 8 + 2 + 3);
     }
 
+    #[test]
+    fn cannon_control_reaches_through_one_screen() {
+        let occ = BitBoard::EMPTY.with(sq("e2")).with(sq("e5")).with(sq("e8"));
+        let (control, moves) = cannon_control(sq("e2"), occ);
+        assert!(control.has(sq("e6")) && control.has(sq("e8")) && !control.has(sq("e9")));
+        assert!(!control.has(sq("e5")));
+        assert!(moves.has(sq("e3")) && moves.has(sq("e8")) && !moves.has(sq("e6")));
+    }
+
     /// [`cannon_control`] by walking each line square by square.
     fn cannon_control_by_walking(from: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
         let (mut control, mut moves) = (BitBoard::EMPTY, BitBoard::EMPTY);
