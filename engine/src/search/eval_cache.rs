@@ -1,5 +1,5 @@
-//! A cache of static evaluations by position key, for the evaluation levels that compute
-//! their terms (2..6). In the level-6 bench a third of the evaluations are of a position
+//! A cache of static evaluations by position key, for the evaluation levels that build
+//! attack maps (3..6). In the level-6 bench a third of the evaluations are of a position
 //! the same search evaluated before: transpositions, re-searches, and quiescence nodes,
 //! which do not probe the transposition table.
 //!

@@ -64,7 +64,7 @@ pub struct Searcher {
     pub(super) tt: TranspositionTable,
     pub(super) heuristics: Heuristics,
     pub(super) evaluator: Evaluator,
-    /// Scores of the computed evaluation levels (2..6), by position key.
+    /// Scores of the evaluation levels that build attack maps (3..6), by position key.
     eval_cache: EvalCache,
     pub(super) pos: Position,
     /// The positions of the game and of the current line, for repetitions.
@@ -156,8 +156,10 @@ impl Searcher {
     #[inline]
     fn evaluate(&mut self) -> i32 {
         let (evaluator, pos) = (self.evaluator, &self.pos);
-        // Levels 0 and 1 add two kept sums: cheaper than any lookup.
-        if evaluator.level() < 2 {
+        // Levels 0 and 1 add two kept sums, level 2 a few counts: cheaper than the
+        // lookup, whose slot is rarely in the nearest caches (level 2 ran at 0.93 of its
+        // speed with the cache, in wall time, for 5% fewer instructions).
+        if evaluator.level() < 3 {
             return evaluator.evaluate(pos);
         }
         self.eval_cache
