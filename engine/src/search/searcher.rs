@@ -140,10 +140,16 @@ impl Searcher {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
-    /// Changes the evaluation.
+    /// Changes the evaluation, and then forgets what was learnt with the old one, as a
+    /// new game does: left in the table, another level's scores and static evaluations
+    /// steered the next search (a level-6 search after a level-3 one differed from a
+    /// fresh one).
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
-        self.evaluator = evaluator;
-        self.eval_cache.clear();
+        if evaluator != self.evaluator {
+            self.evaluator = evaluator;
+            self.eval_cache.clear();
+            self.clear();
+        }
     }
 
     /// The evaluation in use.
@@ -656,5 +662,36 @@ impl Searcher {
         }
         self.return_buffers(ply, picker);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Game, Limits};
+
+    fn search_nodes(searcher: &mut Searcher) -> u64 {
+        let game = Game {
+            start: Position::startpos(),
+            moves: Vec::new(),
+        };
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let control = Arc::new(Control::new(false));
+        searcher
+            .think(&game, &limits, &[], control, &mut |_| {})
+            .nodes
+    }
+
+    #[test]
+    fn a_search_after_a_change_of_level_is_that_of_a_fresh_searcher() {
+        let mut fresh = Searcher::new(1, Evaluator::new(6));
+        let expected = search_nodes(&mut fresh);
+        let mut changed = Searcher::new(1, Evaluator::new(3));
+        search_nodes(&mut changed);
+        changed.set_evaluator(Evaluator::new(6));
+        assert_eq!(search_nodes(&mut changed), expected);
     }
 }
