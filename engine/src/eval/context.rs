@@ -142,8 +142,6 @@ pub struct EvalContext<'a> {
     pub pos: &'a Position,
     /// All occupied points.
     pub occ: BitBoard,
-    /// Number of pieces of each kind, `counts[color][kind]`.
-    pub counts: [[i32; PieceKind::COUNT]; 2],
     /// Number of each side's pawns across the river.
     pub crossed_pawns: [i32; 2],
     /// Attack state A_S of each side, 0..=8 (spec §0).
@@ -156,19 +154,13 @@ impl<'a> EvalContext<'a> {
     /// The cheap facts of a position (no attack maps).
     #[must_use]
     pub fn new(pos: &'a Position) -> EvalContext<'a> {
-        let mut counts = [[0; PieceKind::COUNT]; 2];
         let mut crossed_pawns = [0; 2];
         for c in Color::ALL {
-            for k in PieceKind::ALL {
-                counts[c.index()][k.index()] = pos.count_of(c, k);
-            }
             crossed_pawns[c.index()] = few(pos.pieces_of(c, PieceKind::Pawn) & enemy_half(c));
         }
         let simple = |c: Color| {
-            let n = counts[c.index()];
-            2 * n[PieceKind::Rook.index()]
-                + n[PieceKind::Horse.index()]
-                + n[PieceKind::Cannon.index()]
+            let n = |kind: PieceKind| pos.count_of(c, kind);
+            2 * n(PieceKind::Rook) + n(PieceKind::Horse) + n(PieceKind::Cannon)
         };
         let attack_state = Color::ALL.map(|c| {
             let across = |kind: PieceKind| few(pos.pieces_of(c, kind) & enemy_half(c));
@@ -177,10 +169,10 @@ impl<'a> EvalContext<'a> {
                 + ATTACK_STATE_LEAD * (simple(c) - simple(!c)).max(0);
             raw.min(ATTACK_STATE_MAX)
         });
-        let phase_material = counts
+        let phase_material = Color::ALL
             .iter()
-            .map(|n| {
-                let k = |kind: PieceKind| n[kind.index()];
+            .map(|&c| {
+                let k = |kind: PieceKind| pos.count_of(c, kind);
                 PHASE_ROOK * k(PieceKind::Rook)
                     + PHASE_MINOR * (k(PieceKind::Horse) + k(PieceKind::Cannon))
                     + PHASE_OTHER
@@ -190,18 +182,17 @@ impl<'a> EvalContext<'a> {
         EvalContext {
             pos,
             occ: pos.occupied(),
-            counts,
             crossed_pawns,
             attack_state,
             phase_material,
         }
     }
 
-    /// How many pieces of a kind a side has.
+    /// How many pieces of a kind a side has (kept by the position).
     #[must_use]
     #[inline]
     pub fn count(&self, color: Color, kind: PieceKind) -> i32 {
-        self.counts[color.index()][kind.index()]
+        self.pos.count_of(color, kind)
     }
 }
 

@@ -134,30 +134,13 @@ fn rook_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> u128 {
 #[must_use]
 #[inline]
 pub fn cannon_moves(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
-    let rays = [
-        cannon_ray::<0>(sq, occ),
-        cannon_ray::<1>(sq, occ),
-        cannon_ray::<2>(sq, occ),
-        cannon_ray::<3>(sq, occ),
-    ];
-    let (mut quiet, mut captures) = (0u128, 0u128);
-    for (slides, target) in rays {
-        quiet |= slides;
-        captures |= target;
-    }
-    (BitBoard(quiet), BitBoard(captures))
-}
-
-/// [`cannon_moves`] along one ray.
-#[inline(always)]
-fn cannon_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
-    let ray = RAYS[DIR][sq.index()].0;
-    let blockers = ray & occ.0;
-    let screen = nearest::<DIR>(blockers);
-    (
-        before::<DIR>(ray, screen),
-        nearest::<DIR>(blockers ^ screen),
-    )
+    let moves = |line: CannonLine| (line.slides, line.target);
+    join_rays([
+        moves(cannon_line::<0>(sq, occ)),
+        moves(cannon_line::<1>(sq, occ)),
+        moves(cannon_line::<2>(sq, occ)),
+        moves(cannon_line::<3>(sq, occ)),
+    ])
 }
 
 /// A cannon's control and its moves: the points behind its screen up to and including
@@ -166,33 +149,60 @@ fn cannon_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
 #[must_use]
 #[inline]
 pub fn cannon_control(sq: Square, occ: BitBoard) -> (BitBoard, BitBoard) {
-    let rays = [
+    join_rays([
         cannon_control_ray::<0>(sq, occ),
         cannon_control_ray::<1>(sq, occ),
         cannon_control_ray::<2>(sq, occ),
         cannon_control_ray::<3>(sq, occ),
-    ];
-    let (mut control, mut moves) = (0u128, 0u128);
-    for (behind, reach) in rays {
-        control |= behind;
-        moves |= reach;
+    ])
+}
+
+/// What a cannon on `sq` sees along the ray `DIR`, each part a set of at most one
+/// square except `slides`.
+#[derive(Clone, Copy)]
+struct CannonLine {
+    /// The ray's empty points before the screen (the whole ray without one).
+    slides: u128,
+    /// The first piece on the ray.
+    screen: u128,
+    /// The first piece behind the screen.
+    target: u128,
+}
+
+#[inline(always)]
+fn cannon_line<const DIR: usize>(sq: Square, occ: BitBoard) -> CannonLine {
+    let blockers = RAYS[DIR][sq.index()].0 & occ.0;
+    let screen = nearest::<DIR>(blockers);
+    CannonLine {
+        slides: before::<DIR>(RAYS[DIR][sq.index()].0, screen),
+        screen,
+        target: nearest::<DIR>(blockers ^ screen),
     }
-    (BitBoard(control), BitBoard(moves))
 }
 
 /// [`cannon_control`] along one ray.
 #[inline(always)]
 fn cannon_control_ray<const DIR: usize>(sq: Square, occ: BitBoard) -> (u128, u128) {
-    let ray = RAYS[DIR][sq.index()].0;
-    let blockers = ray & occ.0;
-    let screen = nearest::<DIR>(blockers);
-    let slides = before::<DIR>(ray, screen);
-    if screen == 0 {
-        return (0, slides);
+    let line = cannon_line::<DIR>(sq, occ);
+    // Without a screen nothing is behind it. (The sets below would come out empty
+    // anyway; the early return measured 1.3% fewer instructions at level 6.)
+    if line.screen == 0 {
+        return (0, line.slides);
     }
-    let beyond = ray ^ slides ^ screen;
-    let target = nearest::<DIR>(blockers ^ screen);
-    (before::<DIR>(beyond, target) | target, slides | target)
+    let beyond = RAYS[DIR][sq.index()].0 ^ line.slides ^ line.screen;
+    let control = before::<DIR>(beyond, line.target) | line.target;
+    (control, line.slides | line.target)
+}
+
+/// The four rays' pairs of sets, joined.
+#[inline(always)]
+fn join_rays(rays: [(u128, u128); 4]) -> (BitBoard, BitBoard) {
+    let (mut first, mut second) = (0u128, 0u128);
+    for (a, b) in rays {
+        first |= a;
+        second |= b;
+    }
+    (BitBoard(first), BitBoard(second))
 }
 
 /// Points a horse on `sq` reaches, legs taken into account.
