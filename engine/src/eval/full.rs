@@ -39,7 +39,7 @@ pub fn scores(pos: &Position, level: u8) -> Scores {
     let ctx = EvalContext::new(pos);
     let (r, b) = both(|c| deficiency::score(&ctx, c));
     s.set(Term::Deficiency, r, b);
-    if level < 3 {
+    if level < super::ATTACK_MAPS_LEVEL {
         return s;
     }
 

@@ -46,6 +46,9 @@ use crate::board::{Color, Position};
 
 /// The highest evaluation level (all knowledge).
 pub const MAX_LEVEL: u8 = 6;
+/// The first level whose evaluation builds attack maps (see `full.rs`): from it on, an
+/// evaluation costs far more than a look in a cache of them.
+pub const ATTACK_MAPS_LEVEL: u8 = 3;
 
 /// An evaluation function at a fixed level of knowledge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +87,14 @@ impl Evaluator {
     #[must_use]
     pub fn level(self) -> u8 {
         self.level
+    }
+
+    /// Whether this level builds attack maps ([`ATTACK_MAPS_LEVEL`] and above): its
+    /// evaluations are worth caching.
+    #[must_use]
+    #[inline]
+    pub fn builds_attack_maps(self) -> bool {
+        self.level >= ATTACK_MAPS_LEVEL
     }
 
     /// The score of the position for the side to move.

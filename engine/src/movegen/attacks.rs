@@ -169,14 +169,15 @@ struct CannonLine {
     target: u128,
 }
 
+/// [`first_two`] (the screen and the piece behind it) with the empty points before the
+/// screen.
 #[inline(always)]
 fn cannon_line<const DIR: usize>(sq: Square, occ: BitBoard) -> CannonLine {
-    let blockers = RAYS[DIR][sq.index()].0 & occ.0;
-    let screen = nearest::<DIR>(blockers);
+    let (screen, target) = first_two::<DIR>(sq, occ);
     CannonLine {
         slides: before::<DIR>(RAYS[DIR][sq.index()].0, screen),
         screen,
-        target: nearest::<DIR>(blockers ^ screen),
+        target,
     }
 }
 
