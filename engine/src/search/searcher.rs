@@ -197,16 +197,17 @@ impl Searcher {
         self.aborted
     }
 
-    /// Plays a move of the main search; `probed` says whether the child will probe the
-    /// table (a child left with no depth goes straight to the quiescence search, which
-    /// does not).
+    /// Plays a move of the main search; `prefetch` says whether to fetch the child's
+    /// table cluster now: the child will probe the table (a child left with no depth goes
+    /// straight to the quiescence search, which does not) and its cluster was not
+    /// fetched when the move came up (see `search`).
     #[inline]
-    fn play(&mut self, m: Move, check: bool, probed: bool) -> crate::board::Undo {
+    fn play(&mut self, m: Move, check: bool, prefetch: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
         // The child's first act is to probe its cluster. Its key is at hand now: after
         // the move, rather than computed ahead with `key_after`. A load the child never
         // uses would only take a line of the cache and a slot of the memory queue.
-        if probed {
+        if prefetch {
             self.tt.prefetch(self.pos.key());
         }
         self.nodes += 1;
@@ -407,6 +408,8 @@ impl Searcher {
                 let reduction =
                     NULL_BASE + depth / NULL_DEPTH_DIVISOR + ((eval - beta) / 300).min(2);
                 let undo = self.pos.make_null();
+                // The child probes the table first thing, like the child of a move.
+                self.tt.prefetch(self.pos.key());
                 let saved_window = self.window_start;
                 self.window_start = self.path.len();
                 self.path.push(ply_entry(&self.pos, None, false));
@@ -464,6 +467,14 @@ impl Searcher {
             let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) else {
                 break;
             };
+            // From depth 2 on, every child searched probes the table (reductions leave it a ply):
+            // its cluster is fetched now, before the legality, check and pruning tests,
+            // not when the move is played, because the fetch from memory takes longer than
+            // the child takes to reach its probe (perf: half the search function's own
+            // time waited on that one load).
+            if depth >= 2 {
+                self.tt.prefetch(self.pos.key_after(m));
+            }
             legal += 1;
             if root && self.banned.contains(&m) {
                 continue;
@@ -500,7 +511,7 @@ impl Searcher {
             let extension = i32::from(check && ply < 2 * MAX_PLY / 3);
             let new_depth = depth - 1 + extension;
             self.frames[ply].mv = Some(m);
-            let undo = self.play(m, check, new_depth > 0);
+            let undo = self.play(m, check, new_depth > 0 && depth < 2);
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, check)
             } else {
