@@ -461,7 +461,10 @@ pub fn generate_to<S: MoveSink>(pos: &Position, filter: &LegalFilter, kind: Kind
 /// by the side to move, which must not be in check. None is tested for legality: the
 /// search cuts most captures before playing them, and tests the others with
 /// [`capture_keeps_king_safe`], cheaper than a [`LegalFilter`] for a few moves.
-#[inline(always)]
+///
+/// Out of line: both searches call it at most of their nodes, and the generator
+/// inlined into each made the search's hot code outgrow the instruction cache.
+#[inline(never)]
 pub fn generate_captures_unchecked(pos: &Position, victims: BitBoard, list: &mut MoveList) {
     list.clear();
     let victims = victims & pos.color_bb(!pos.side_to_move());

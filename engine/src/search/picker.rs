@@ -58,18 +58,12 @@ fn capture_score(pos: &Position, m: Move) -> i32 {
     victim * 16 - attacker / 16
 }
 
-// The generators below are instantiated once each, out of line. The generic generator
-// inlined into each of its callers made them large (the picker's quiet-move generation
-// 14 KB of code, its capture generation and the quiescence picker 12 KB each, now 4 KB,
-// 0.6 KB and 0.5 KB), and the search's hot code more than twice the size of the
-// first-level instruction cache (cachegrind: 14 misses per node). Nodes in check are
-// the rare case: their generators are also marked cold.
-
-/// The captures of `victims`, untested (see [`generate_captures_unchecked`]).
-#[inline(never)]
-fn captures_unchecked(pos: &Position, victims: BitBoard, list: &mut MoveList) {
-    generate_captures_unchecked(pos, victims, list);
-}
+// The generators for nodes in check are instantiated once each, out of line and cold,
+// as `generate_captures_unchecked` is out of line. The generic generator inlined into
+// each of its callers made them large (the picker's quiet-move generation 14 KB of
+// code, its capture generation and the quiescence picker 12 KB each, now 4 KB, 0.6 KB
+// and 0.5 KB), and the search's hot code more than twice the size of the first-level
+// instruction cache (cachegrind: 14 misses per node).
 
 /// Every legal move of a side in check.
 #[cold]
@@ -231,7 +225,7 @@ impl MovePicker {
         if in_check {
             all_moves_in_check(pos, &mut buffers.moves);
         } else {
-            captures_unchecked(pos, victims, &mut buffers.moves);
+            generate_captures_unchecked(pos, victims, &mut buffers.moves);
         }
         buffers.bad.clear();
         let PickerBuffers { moves, scores, .. } = &mut *buffers;
@@ -307,7 +301,7 @@ impl MovePicker {
             let filter = self.filter.insert(LegalFilter::new(pos));
             captures_in_check(pos, filter, moves);
         } else {
-            captures_unchecked(pos, pos.color_bb(!pos.side_to_move()), moves);
+            generate_captures_unchecked(pos, pos.color_bb(!pos.side_to_move()), moves);
         }
         let mut kept = 0;
         for i in 0..moves.len() {

@@ -200,7 +200,7 @@ impl Searcher {
     /// Plays a move of the main search; `prefetch` says whether to fetch the child's
     /// table cluster now: the child will probe the table (a child left with no depth goes
     /// straight to the quiescence search, which does not) and its cluster was not
-    /// fetched when the move came up (see `search`).
+    /// fetched when the move came up (see `fetch_early` in `search`).
     #[inline]
     fn play(&mut self, m: Move, check: bool, prefetch: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
@@ -456,6 +456,12 @@ impl Searcher {
         // Halved unless improving (a shift: a division here would cost more than the
         // rest of the move's bookkeeping).
         let lmp_limit = LMP_BASE + ((depth * depth) as usize >> usize::from(!improving));
+        // From depth 2 on, every child searched probes the table (reductions leave it a
+        // ply): its cluster is fetched as soon as its move comes up, before the legality,
+        // check and pruning tests, not when the move is played, because the fetch from
+        // memory takes longer than the child takes to reach its probe (perf: half the
+        // search function's own time waited on that one load).
+        let fetch_early = depth >= 2;
 
         loop {
             let prunable = !root && !checked && !may_stalemate && best_score > -MATE_BOUND;
@@ -467,12 +473,7 @@ impl Searcher {
             let Some((m, order)) = picker.next_move(&self.pos, &self.heuristics) else {
                 break;
             };
-            // From depth 2 on, every child searched probes the table (reductions leave it a ply):
-            // its cluster is fetched now, before the legality, check and pruning tests,
-            // not when the move is played, because the fetch from memory takes longer than
-            // the child takes to reach its probe (perf: half the search function's own
-            // time waited on that one load).
-            if depth >= 2 {
+            if fetch_early {
                 self.tt.prefetch(self.pos.key_after(m));
             }
             legal += 1;
@@ -511,7 +512,7 @@ impl Searcher {
             let extension = i32::from(check && ply < 2 * MAX_PLY / 3);
             let new_depth = depth - 1 + extension;
             self.frames[ply].mv = Some(m);
-            let undo = self.play(m, check, new_depth > 0 && depth < 2);
+            let undo = self.play(m, check, new_depth > 0 && !fetch_early);
             let score = if searched == 0 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, check)
             } else {
