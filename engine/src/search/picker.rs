@@ -380,12 +380,29 @@ impl MovePicker {
         if self.single_list {
             return self.pick_best();
         }
-        self.next_staged(pos, heuristics)
+        self.next_staged(pos, heuristics, true)
+    }
+
+    /// The next move if it can be had without generating moves (a selection from a list
+    /// already generated, or a killer); `None` when a generation comes first, or when no
+    /// move is left. After a `None`, `next_move` goes on from there: it generates, or it
+    /// too answers `None`.
+    #[inline]
+    pub fn next_listed(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
+        if self.single_list {
+            return self.pick_best();
+        }
+        self.next_staged(pos, heuristics, false)
     }
 
     /// [`Self::next_move`] of a main-search picker, stage by stage.
     #[inline(never)]
-    fn next_staged(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
+    fn next_staged(
+        &mut self,
+        pos: &Position,
+        heuristics: &Heuristics,
+        may_generate: bool,
+    ) -> Option<(Move, i32)> {
         loop {
             match self.stage {
                 Stage::HashMove => {
@@ -395,6 +412,9 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateCaptures => {
+                    if !may_generate {
+                        return None;
+                    }
                     self.stage = Stage::GoodCaptures;
                     self.generate_captures(pos);
                 }
@@ -425,6 +445,9 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateQuiets => {
+                    if !may_generate {
+                        return None;
+                    }
                     self.stage = Stage::Quiets;
                     self.generate_quiets(pos, heuristics);
                 }
@@ -500,6 +523,71 @@ mod tests {
             items.swap(next, best);
         }
         items
+    }
+
+    /// The moves of a main-search picker, each taken with `next_move`, or, when `ahead`,
+    /// with `next_listed` first as the search does.
+    fn main_moves(pos: &Position, heuristics: &Heuristics, ahead: bool) -> Vec<(Move, i32)> {
+        let legal = crate::movegen::legal_moves(pos);
+        let hash_move = legal.get(legal.len() / 2).copied();
+        let in_check = crate::movegen::in_check(pos);
+        let mut picker = MovePicker::main(
+            pos,
+            in_check,
+            hash_move,
+            heuristics,
+            0,
+            PickerBuffers::boxed(),
+        );
+        let mut moves = Vec::new();
+        loop {
+            let listed = if ahead {
+                picker.next_listed(pos, heuristics)
+            } else {
+                None
+            };
+            match listed.or_else(|| picker.next_move(pos, heuristics)) {
+                Some(picked) => moves.push(picked),
+                None => return moves,
+            }
+        }
+    }
+
+    #[test]
+    fn picking_ahead_yields_the_same_moves_and_waits_at_each_generation() {
+        for fen in crate::bench::POSITIONS {
+            let Ok(pos) = Position::from_fen(fen) else {
+                panic!("bench position {fen}");
+            };
+            // Killers and history as a search leaves them: a quiet move of the list.
+            let mut heuristics = Heuristics::default();
+            let legal = crate::movegen::legal_moves(&pos);
+            let quiets: Vec<(Move, crate::board::Piece)> = legal
+                .iter()
+                .filter(|m| pos.piece_at(m.to()).is_none())
+                .filter_map(|&m| Some((m, pos.piece_at(m.from())?)))
+                .collect();
+            if let Some(&best) = quiets.get(quiets.len() / 2) {
+                heuristics.record_cutoff(0, best, &quiets[..quiets.len() / 2], 6);
+            }
+            let plain = main_moves(&pos, &heuristics, false);
+            assert_eq!(main_moves(&pos, &heuristics, true), plain, "{fen}");
+            assert_eq!(plain.len(), legal.len(), "{fen}");
+
+            // After the hash move, the captures are still to be generated.
+            let hash_move = legal.get(legal.len() / 2).copied();
+            let mut picker = MovePicker::main(
+                &pos,
+                crate::movegen::in_check(&pos),
+                hash_move,
+                &heuristics,
+                0,
+                PickerBuffers::boxed(),
+            );
+            assert_eq!(picker.next_move(&pos, &heuristics).map(|p| p.0), hash_move);
+            assert_eq!(picker.next_listed(&pos, &heuristics), None, "{fen}");
+            assert_eq!(picker.stage, Stage::GenerateCaptures, "{fen}");
+        }
     }
 
     #[test]
