@@ -525,20 +525,21 @@ mod tests {
         items
     }
 
-    /// The moves of a main-search picker, each taken with `next_move`, or, when `ahead`,
-    /// with `next_listed` first as the search does.
-    fn main_moves(pos: &Position, heuristics: &Heuristics, ahead: bool) -> Vec<(Move, i32)> {
+    /// A main-search picker at ply 0 with a legal move of the middle of the list as its
+    /// hash move, and that move.
+    fn main_picker(pos: &Position, heuristics: &Heuristics) -> (MovePicker, Option<Move>) {
         let legal = crate::movegen::legal_moves(pos);
         let hash_move = legal.get(legal.len() / 2).copied();
         let in_check = crate::movegen::in_check(pos);
-        let mut picker = MovePicker::main(
-            pos,
-            in_check,
-            hash_move,
-            heuristics,
-            0,
-            PickerBuffers::boxed(),
-        );
+        let buffers = PickerBuffers::boxed();
+        let picker = MovePicker::main(pos, in_check, hash_move, heuristics, 0, buffers);
+        (picker, hash_move)
+    }
+
+    /// The moves of a main-search picker, each taken with `next_move`, or, when `ahead`,
+    /// with `next_listed` first as the search does.
+    fn main_moves(pos: &Position, heuristics: &Heuristics, ahead: bool) -> Vec<(Move, i32)> {
+        let (mut picker, _) = main_picker(pos, heuristics);
         let mut moves = Vec::new();
         loop {
             let listed = if ahead {
@@ -575,15 +576,7 @@ mod tests {
             assert_eq!(plain.len(), legal.len(), "{fen}");
 
             // After the hash move, the captures are still to be generated.
-            let hash_move = legal.get(legal.len() / 2).copied();
-            let mut picker = MovePicker::main(
-                &pos,
-                crate::movegen::in_check(&pos),
-                hash_move,
-                &heuristics,
-                0,
-                PickerBuffers::boxed(),
-            );
+            let (mut picker, hash_move) = main_picker(&pos, &heuristics);
             assert_eq!(picker.next_move(&pos, &heuristics).map(|p| p.0), hash_move);
             assert_eq!(picker.next_listed(&pos, &heuristics), None, "{fen}");
             assert_eq!(picker.stage, Stage::GenerateCaptures, "{fen}");
