@@ -17,7 +17,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => {
-            xq_engine::protocol::run(std::io::stdin().lock(), Box::new(std::io::stdout()));
+            xq_engine::protocol::run(
+                std::io::BufReader::new(std::io::stdin()),
+                Box::new(std::io::stdout()),
+            );
             Ok(())
         }
         Some("perft") => run_perft(&args[1..]),

@@ -245,3 +245,50 @@ fn end_of_input_ends_the_engine_even_while_thinking() {
         "engine must exit when stdin closes"
     );
 }
+
+#[test]
+fn a_command_behind_a_long_search_waits_while_stop_isready_and_the_end_of_input_do_not() {
+    let mut engine = ucci();
+    engine.send("position startpos");
+    engine.send("go depth 60");
+    // It has to wait for that search, in order; the engine keeps answering meanwhile.
+    engine.send("position startpos moves h2e2");
+    engine.send("isready");
+    let lines = engine.expect("readyok", Duration::from_secs(2));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let start = Instant::now();
+    engine.send("stop");
+    let lines = engine.expect("bestmove", LONG);
+    assert!(start.elapsed() < Duration::from_millis(500));
+    assert_legal(&Position::startpos(), Engine::best_move(&lines));
+    // The held position was set after the search: Black is to move.
+    engine.send("go depth 2");
+    let lines = engine.expect("bestmove", LONG);
+    assert_legal(&position_after(None, &["h2e2"]), Engine::best_move(&lines));
+
+    engine.send("go depth 60");
+    engine.send("position startpos");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        engine.close_and_wait(Duration::from_secs(2)),
+        "engine must exit when stdin closes, even with a command held back"
+    );
+}
+
+#[test]
+fn clock_times_too_large_for_any_clock_are_survived() {
+    let mut engine = ucci();
+    // In seconds, 1e20 s is beyond what a duration holds.
+    engine.send("setoption usemillisec false");
+    engine.send("position startpos");
+    engine.send("go time 99999999999999999999 increment 99999999999999999999");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    let lines = engine.expect("bestmove", LONG);
+    assert_legal(&Position::startpos(), Engine::best_move(&lines));
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+}

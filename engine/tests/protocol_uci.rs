@@ -65,6 +65,20 @@ fn uci_session() {
     engine.send("stop");
     engine.expect("bestmove", LONG);
 
+    // A `go` without limits runs until stopped, like `go infinite`: a command that
+    // would wait for it is refused, and `stop` and `isready` are answered.
+    engine.send("go");
+    engine.send("position startpos moves h2e2");
+    let lines = engine.expect("info string error", LONG);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    engine.expect("bestmove", LONG);
+    engine.send("isready");
+    engine.expect("readyok", LONG);
+
     // Mated: `bestmove (none)`; a mate in one is announced as `score mate 1`.
     engine.send("position fen R3k4/9/4R4/9/9/9/9/9/9/3K5 b");
     engine.send("go depth 3");

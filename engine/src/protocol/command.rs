@@ -63,6 +63,18 @@ pub enum Command {
     Ignored(String),
 }
 
+impl Command {
+    /// Whether the command is carried out at once even while the engine thinks: the
+    /// others wait for the search to end, or are refused while it runs until stopped.
+    #[must_use]
+    pub fn is_answered_while_thinking(&self) -> bool {
+        matches!(
+            self,
+            Command::IsReady | Command::Stop | Command::PonderHit { .. } | Command::Quit
+        )
+    }
+}
+
 /// Why a line was rejected; the engine answers `info string error: <this>`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CommandError {
@@ -181,6 +193,10 @@ fn number<T: std::str::FromStr>(keyword: &str, value: Option<&&str>) -> Result<T
     })
 }
 
+/// The longest time taken from a command: a larger one (a GUI's "no limit") is read as
+/// this, so that no sum or multiple of clock times can overflow.
+const MAX_TIME: Duration = Duration::from_secs(1_000_000_000);
+
 fn duration(keyword: &str, value: Option<&&str>, millis: bool) -> Result<Duration, CommandError> {
     let amount: f64 = number(keyword, value)?;
     if !amount.is_finite() {
@@ -189,8 +205,10 @@ fn duration(keyword: &str, value: Option<&&str>, millis: bool) -> Result<Duratio
             value: amount.to_string(),
         });
     }
-    let ms = if millis { amount } else { amount * 1000.0 };
-    Ok(Duration::from_secs_f64(ms.max(0.0) / 1000.0))
+    let seconds = if millis { amount / 1000.0 } else { amount };
+    Ok(Duration::from_secs_f64(
+        seconds.clamp(0.0, MAX_TIME.as_secs_f64()),
+    ))
 }
 
 /// UCCI: `go [ponder|draw] depth N|infinite | nodes N | time T [movestogo N|increment I] [opptime ...]`.

@@ -7,7 +7,10 @@ mod command;
 mod output;
 mod session;
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 pub use command::{parse, Command, CommandError, Dialect, Go};
 pub use output::{Output, DEFAULT_HASH_MB, MAX_HASH_MB};
@@ -22,8 +25,11 @@ fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<String> {
     }
 }
 
+/// How often the loop looks whether the search has ended, while commands wait for it.
+const WAIT_POLL: Duration = Duration::from_millis(2);
+
 /// Runs the protocol loop until `quit` or end of input.
-pub fn run(mut input: impl BufRead, mut output: Box<dyn Write + Send>) {
+pub fn run(mut input: impl BufRead + Send + 'static, mut output: Box<dyn Write + Send>) {
     let mut buffer = Vec::new();
     let dialect = loop {
         let Some(line) = read_line(&mut input, &mut buffer) else {
@@ -45,20 +51,75 @@ pub fn run(mut input: impl BufRead, mut output: Box<dyn Write + Send>) {
     serve(input, Session::new(out), buffer);
 }
 
-fn serve(mut input: impl BufRead, mut session: Session, mut buffer: Vec<u8>) {
-    while let Some(line) = read_line(&mut input, &mut buffer) {
-        if line.is_empty() {
-            continue;
-        }
-        match parse(&line, session.dialect(), session.millis()) {
-            Ok(command) => {
+/// The command loop. Lines come from a reader thread, so that the loop never blocks on
+/// a search: a command that has to wait for a search that ends by itself (a `position`
+/// after `go depth 20`, say) is held back, in order, and `stop`, `isready`, `ponderhit`
+/// and `quit` are still answered meanwhile, as is the end of input.
+fn serve(input: impl BufRead + Send + 'static, mut session: Session, buffer: Vec<u8>) {
+    let Some(lines) = spawn_reader(input, buffer) else {
+        session.error_line("cannot start the input thread");
+        return;
+    };
+    // Lines, not commands: a held-back line is parsed when its turn comes, after the
+    // options before it (`usemillisec`) have taken effect.
+    let mut held: VecDeque<String> = VecDeque::new();
+    loop {
+        while let Some(line) = held.front() {
+            if let Ok(command) = parse(line, session.dialect(), session.millis()) {
+                if session.must_wait(&command) {
+                    break;
+                }
                 if session.execute(command) == Flow::Quit {
                     return;
                 }
             }
+            held.pop_front();
+        }
+        let line = if held.is_empty() {
+            lines.recv().ok()
+        } else {
+            match lines.recv_timeout(WAIT_POLL) {
+                Ok(line) => Some(line),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => None,
+            }
+        };
+        // End of input: the GUI is gone. Stop thinking and leave.
+        let Some(line) = line else { break };
+        if line.is_empty() {
+            continue;
+        }
+        match parse(&line, session.dialect(), session.millis()) {
+            Ok(command) if command.is_answered_while_thinking() || held.is_empty() => {
+                if session.must_wait(&command) {
+                    held.push_back(line);
+                } else if session.execute(command) == Flow::Quit {
+                    return;
+                }
+            }
+            Ok(_) => held.push_back(line),
             Err(error) => session.error_line(&error.to_string()),
         }
     }
-    // End of input: the GUI is gone. Stop thinking and leave.
     session.stop();
+}
+
+/// Reads the input on a thread of its own, line by line, until its end (the channel
+/// then closes) or until the loop has gone.
+fn spawn_reader(
+    mut input: impl BufRead + Send + 'static,
+    mut buffer: Vec<u8>,
+) -> Option<Receiver<String>> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("input".to_owned())
+        .spawn(move || {
+            while let Some(line) = read_line(&mut input, &mut buffer) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        })
+        .ok()?;
+    Some(receiver)
 }

@@ -3,7 +3,8 @@
 //! The protocol thread reads commands; `go` moves the searcher into a new thread, which
 //! prints `info` and `bestmove` itself and hands the searcher back when joined. While it
 //! thinks, `stop`, `ponderhit`, `isready` and `quit` are answered at once; other commands
-//! wait for the answer if the search is bounded, and are refused while it is infinite.
+//! wait for the answer if a limit ends the search, and are refused while it runs until
+//! stopped (`go infinite`, pondering, or a `go` without any limit).
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -86,7 +87,16 @@ impl Session {
         self.out.error(why);
     }
 
-    /// Carries out one command.
+    /// Whether `command` has to wait before it is carried out: it is not answered while
+    /// thinking, and a search that ends by itself is still running. (Against a search
+    /// that runs until stopped, `execute` refuses it instead.)
+    #[must_use]
+    pub fn must_wait(&self, command: &Command) -> bool {
+        let searching = matches!(&self.running, Some(r) if r.bounded && !r.handle.is_finished());
+        searching && !command.is_answered_while_thinking()
+    }
+
+    /// Carries out one command. One that [`Session::must_wait`] waits here for the search.
     pub fn execute(&mut self, command: Command) -> Flow {
         match command {
             Command::IsReady => self.out.line("readyok"),
@@ -256,7 +266,7 @@ impl Session {
 
     fn go(&mut self, go: Go) {
         let limits = self.limits(&go);
-        let bounded = !limits.infinite && !limits.ponder;
+        let bounded = limits.ends_by_itself();
         let control = Arc::new(Control::new(go.ponder));
         let mut searcher = self
             .searcher

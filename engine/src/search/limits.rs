@@ -42,6 +42,18 @@ pub struct Budget {
 }
 
 impl Limits {
+    /// Whether the search ends without a `stop`: it is neither infinite nor pondering,
+    /// and a depth, node count or time bounds it (a `go` with none of them runs until
+    /// stopped, like `go infinite`).
+    #[must_use]
+    pub fn ends_by_itself(&self) -> bool {
+        let limited = self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.clock.is_some();
+        limited && !self.infinite && !self.ponder
+    }
+
     /// The time budget, if time limits the search at all.
     #[must_use]
     pub fn budget(&self) -> Option<Budget> {
