@@ -221,6 +221,13 @@ fn bad_input_exits_2_with_one_message() {
             "unknown Elo model",
         ),
         (&[], "required"),
+        (
+            &[
+                "--wdl",
+                "18446744073709551615,18446744073709551615,18446744073709551615",
+            ],
+            "add up to more than",
+        ),
     ];
     for (args, needle) in cases {
         let out = stats(args);

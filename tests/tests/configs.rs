@@ -64,3 +64,66 @@ fn the_quick_run_reaches_a_verdict() {
     assert_eq!(summary["verdict"], "H1");
     assert!(out_dir.join("report.html").is_file() && out_dir.join("summary.md").is_file());
 }
+
+#[test]
+fn bad_values_are_refused_with_their_file_line_and_key() {
+    let dir = scratch("bad-config-values");
+    let bad_book = dir.path().join("bad.epd");
+    std::fs::write(&bad_book, "garbage line\n").expect("write book");
+    let set_book = format!("openings.file={}", bad_book.display());
+    let cases: &[(&[&str], &str)] = &[
+        // A line break in an option would reach the engine as a command of its own.
+        (
+            &["--set", "engine.0.options.evallevel=\"6\\nquit\""],
+            "engine.0.options.evallevel: \"6\\nquit\" contains the control character",
+        ),
+        (
+            &["--set", "sprt.min_elo=nan"],
+            "sprt.min_elo: `NaN`: expected a finite Elo",
+        ),
+        (
+            &["--set", "adjudication.max_plies=0"],
+            "adjudication.max_plies: 0 would end every game",
+        ),
+        (&["--out", ""], "output.dir: empty"),
+        // A bad override is named; a key the file does not set has no line.
+        (
+            &["--set", "tournament.pairs=1e30"],
+            "example-match.toml: --set tournament.pairs=1e30: invalid type",
+        ),
+        (
+            &["--set", "sprt.elo0=nan"],
+            "example-match.toml: sprt: SPRT bounds need finite",
+        ),
+        // The dry run reads the opening file too.
+        (&["--set", &set_book], "bad.epd:1: bad FEN"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["run", "configs/example-match.toml", "--dry-run"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run_in_workspace(&args);
+        assert_eq!(code, 2, "{extra:?}: {out}{err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 1, "{extra:?}: one line: {err}");
+        assert!(lines[0].contains(needle), "{extra:?}: {err}");
+    }
+
+    // Errors TOML reports with a line only get their key too, on one line.
+    let file = dir.path().join("typed.toml");
+    let text = std::fs::read_to_string(workspace().join("configs/example-match.toml"))
+        .expect("example")
+        .replace("[output]", "[output]\nreport_interval = {}");
+    std::fs::write(&file, text).expect("write config");
+    let (code, _, err) = run_in_workspace(&["run", file.to_str().expect("path"), "--dry-run"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.trim()
+            .ends_with("output.report_interval: invalid type: map, expected u64"),
+        "{err}"
+    );
+    let file = dir.path().join("twice.toml");
+    std::fs::write(&file, "[time]\ntc = \"1+0\"\n[time]\ntc = \"2+0\"\n").expect("write");
+    let (code, _, err) = run_in_workspace(&["run", file.to_str().expect("path"), "--dry-run"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -108,6 +108,13 @@ pub fn run(args: &RunArgs) -> u8 {
         }
     };
     if args.dry_run {
+        // The opening file is read whole too: a bad line fails here, not at the first game.
+        if let Some(openings) = &loaded.plan.openings {
+            if let Err(e) = crate::openings::OpeningBook::load(&openings.path) {
+                eprintln!("error: {e}");
+                return exit::USAGE;
+            }
+        }
         print_plan(&loaded.plan, &loaded.hash);
         return exit::OK;
     }

@@ -27,7 +27,7 @@ pub enum EngineError {
     Spawn { command: String, reason: String },
     #[error("the engine exited {when} ({status})")]
     Exited { when: String, status: String },
-    #[error("no {waiting_for} in time")]
+    #[error("{waiting_for} did not come in time")]
     Timeout { waiting_for: String },
     #[error("no bestmove even after stop ({waited:?} after go)")]
     NoAnswer { waited: Duration },

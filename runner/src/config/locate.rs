@@ -50,9 +50,122 @@ fn offset_in_table(table: &Table, path: KeyPath<'_>) -> Option<usize> {
     }
 }
 
+/// The dotted path of the key set on the 1-based `line` of `text` (`output.dir`,
+/// `engine.1.options.hash`), for errors that know the line but not the key.
+#[must_use]
+pub fn key_on_line(text: &str, line: usize) -> Option<String> {
+    let Ok(doc) = ImDocument::parse(text) else {
+        return key_on_line_as_written(text, line);
+    };
+    let line_of_offset = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let mut found = None;
+    find_key(
+        doc.as_table(),
+        "",
+        &|o| line_of_offset(o) == line,
+        &mut found,
+    );
+    found
+}
+
+/// [`key_on_line`] for a text that does not parse: the `name = ` of the line under the
+/// nearest table header above it (arrays of tables counted).
+fn key_on_line_as_written(text: &str, line: usize) -> Option<String> {
+    let mut table = String::new();
+    let mut arrays: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (index, raw) in text.lines().enumerate().take(line) {
+        let trimmed = raw.trim();
+        if let Some(name) = trimmed
+            .strip_prefix("[[")
+            .and_then(|r| r.split("]]").next())
+        {
+            let name = name.trim().to_owned();
+            let count = arrays.entry(name.clone()).or_insert(0);
+            table = format!("{name}.{count}");
+            *count += 1;
+        } else if let Some(name) = trimmed.strip_prefix('[').and_then(|r| r.split(']').next()) {
+            table = name.trim().to_owned();
+        } else if index + 1 == line {
+            let (key, _) = trimmed.split_once('=')?;
+            let key = key.trim().trim_matches('"');
+            if key.is_empty() || key.starts_with('#') {
+                return None;
+            }
+            return Some(if table.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{table}.{key}")
+            });
+        }
+    }
+    None
+}
+
+fn find_key(
+    table: &Table,
+    prefix: &str,
+    on_line: &dyn Fn(usize) -> bool,
+    found: &mut Option<String>,
+) {
+    for (name, item) in table {
+        let path = if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix}.{name}")
+        };
+        let key_here = table
+            .key(name)
+            .and_then(toml_edit::Key::span)
+            .is_some_and(|s| on_line(s.start));
+        match item {
+            Item::Table(inner) => find_key(inner, &path, on_line, found),
+            Item::ArrayOfTables(array) => {
+                for (index, inner) in array.iter().enumerate() {
+                    find_key(inner, &format!("{path}.{index}"), on_line, found);
+                }
+            }
+            Item::Value(toml_edit::Value::InlineTable(inline)) if key_here => {
+                // The deepest key of the line: the inline table's own keys come later.
+                *found = Some(path.clone());
+                for (inner, _) in inline.iter() {
+                    if inline
+                        .key(inner)
+                        .and_then(toml_edit::Key::span)
+                        .is_some_and(|s| on_line(s.start))
+                    {
+                        *found = Some(format!("{path}.{inner}"));
+                    }
+                }
+            }
+            _ if key_here => *found = Some(path),
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_the_key_of_a_line() {
+        let text = "[tournament]\npairs = 10\n\n[[engine]]\nname = \"a\"\n\n[[engine]]\nname = \"b\"\noptions = { hash = \"16\" }\n[output]\nreport_interval = {}\n";
+        assert_eq!(key_on_line(text, 2).as_deref(), Some("tournament.pairs"));
+        assert_eq!(key_on_line(text, 8).as_deref(), Some("engine.1.name"));
+        assert_eq!(
+            key_on_line(text, 9).as_deref(),
+            Some("engine.1.options.hash")
+        );
+        assert_eq!(
+            key_on_line(text, 11).as_deref(),
+            Some("output.report_interval")
+        );
+        assert_eq!(key_on_line(text, 3), None);
+        // Text TOML cannot read: found as written.
+        let bad = "[tournament]\nseed = 99999999999999999999\n[[engine]]\n[[engine]]\nname = [\n";
+        assert_eq!(key_on_line(bad, 2).as_deref(), Some("tournament.seed"));
+        assert_eq!(key_on_line(bad, 5).as_deref(), Some("engine.1.name"));
+    }
 
     #[test]
     fn finds_keys_in_tables_and_arrays() {

@@ -81,19 +81,18 @@ pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Loaded, ConfigE
 /// # Errors
 /// As [`load`].
 pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, ConfigError> {
+    // One line per error: TOML's messages sometimes run over two.
     let error = |line, key: Option<String>, message: String| ConfigError {
         file: name.to_owned(),
         line,
         key,
-        message,
+        message: message.trim().replace('\n', "; "),
     };
     let line_at = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
     let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        error(
-            e.span().map(|s| line_at(s.start)),
-            None,
-            e.message().to_owned(),
-        )
+        let line = e.span().map(|s| line_at(s.start));
+        let key = line.and_then(|l| locate::key_on_line(text, l));
+        error(line, key, e.message().to_owned())
     })?;
     // Read the file as written first: serde errors then carry the line of the key.
     toml::from_str::<RawConfig>(text).map_err(|e| {
@@ -102,25 +101,28 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
             .map(|s| line_at(s.start))
             .or_else(|| first_line_of_unknown(text, e.message()))
             .or_else(|| first_line_with_value(text, e.message()));
-        error(line, None, e.message().to_owned())
+        let key = line.and_then(|l| locate::key_on_line(text, l));
+        error(line, key, e.message().to_owned())
     })?;
+    let written = table.clone();
+    // Each override is applied and checked in turn, so a bad one is named.
     for o in overrides {
         overrides::apply(&mut table, o).map_err(|e| error(None, None, e.to_string()))?;
-    }
-    let raw: RawConfig =
         toml::Value::Table(table.clone())
-            .try_into()
+            .try_into::<RawConfig>()
             .map_err(|e: toml::de::Error| {
-                error(
-                    None,
-                    None,
-                    format!("after the --set overrides: {}", e.message()),
-                )
+                error(None, None, format!("--set {o}: {}", e.message()))
             })?;
+    }
+    let raw: RawConfig = toml::Value::Table(table.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| error(None, None, e.message().to_owned()))?;
     let default_dir = format!("out/{}", default_dir_name(name));
     let plan = plan::validate(&raw, &default_dir).map_err(|p| {
         let path: Vec<&str> = p.key.split('.').collect();
-        error(locate::line_of(text, &path), Some(p.key.clone()), p.message)
+        // A section the file does not have (set by --set, or a default) has no line.
+        let line = locate::line_of(text, &path).filter(|_| written.contains_key(path[0]));
+        error(line, Some(p.key.clone()), p.message)
     })?;
     let canonical = toml::to_string(&table).unwrap_or_default();
     Ok(Loaded {

@@ -196,6 +196,19 @@ fn check_program(key: &str, program: &str, dir: Option<&Path>) -> Result<(), Pro
     }
 }
 
+/// Refuses a text with a line break or another control character: options and names
+/// are sent to the engine, or written to files, as parts of one line, and a line break
+/// in them would start a command of its own (`"6\nquit"`).
+fn single_line(key: &str, text: &str) -> Result<(), Problem> {
+    match text.chars().find(|c| c.is_control()) {
+        Some(c) => Err(problem(
+            key,
+            format!("{:?} contains the control character {c:?}", text),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn option_text(value: &toml::Value) -> String {
     match value {
         toml::Value::String(s) => s.clone(),
@@ -250,6 +263,14 @@ fn engine(
             "no time control: set one of tc, movetime, depth, nodes",
         )
     })?;
+    for (option, value) in &raw.options {
+        let key = key(&format!("options.{option}"));
+        single_line(&key, option)?;
+        single_line(&key, &option_text(value))?;
+    }
+    if let Some(name) = &raw.name {
+        single_line(&key("name"), name)?;
+    }
     let name = raw
         .name
         .clone()
@@ -356,6 +377,12 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             if kind != Kind::Match {
                 return Err(problem("sprt", "SPRT needs a match of two engines"));
             }
+            if let Some(min) = s.min_elo.filter(|m| !m.is_finite()) {
+                return Err(problem(
+                    "sprt.min_elo",
+                    format!("`{min}`: expected a finite Elo"),
+                ));
+            }
             Some(sprt)
         }
     };
@@ -397,9 +424,14 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
                 .ok_or_else(|| problem("openings.file", "missing: the opening file"))?;
             let path = PathBuf::from(file);
             if !path.is_file() {
+                let why = if path.exists() {
+                    "is not a regular file"
+                } else {
+                    "not found"
+                };
                 return Err(problem(
                     "openings.file",
-                    format!("opening file `{file}` not found"),
+                    format!("opening file `{file}` {why}"),
                 ));
             }
             if let Some(format) = o.format.as_deref() {
@@ -463,6 +495,12 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             ));
         }
     }
+    if raw.adjudication.max_plies == Some(0) {
+        return Err(problem(
+            "adjudication.max_plies",
+            "0 would end every game before its first move: at least 1 (leave it out for no limit)",
+        ));
+    }
     let settings = GameSettings {
         rules,
         time_margin,
@@ -482,13 +520,19 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             ))
         }
     };
+    let dir = raw
+        .output
+        .dir
+        .clone()
+        .unwrap_or_else(|| default_dir.to_owned());
+    if dir.trim().is_empty() {
+        return Err(problem(
+            "output.dir",
+            "empty: name the folder for the results",
+        ));
+    }
     let output = OutputPlan {
-        dir: PathBuf::from(
-            raw.output
-                .dir
-                .clone()
-                .unwrap_or_else(|| default_dir.to_owned()),
-        ),
+        dir: PathBuf::from(dir),
         report_interval: raw.output.report_interval.unwrap_or(10).max(1),
         pgn_format,
     };

@@ -11,6 +11,11 @@ use super::opening::Opening;
 /// a file without line breaks from being read into memory whole.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// The most bytes of one overlong line that are skipped to reach the next line. A line
+/// longer still ends the reading: the input is no opening file (or no file, like
+/// `/dev/zero`, whose one line never ends).
+const MAX_SKIPPED_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Yields one `Result` per line that is neither blank nor a comment, in file
 /// order, over any [`BufRead`]. Bad lines are errors with their line number
 /// and the reader goes on; an I/O error is yielded once and ends the reader.
@@ -74,12 +79,18 @@ impl<R: BufRead> OpeningReader<R> {
             return Ok(Some(Ok(()))); // last line without a line ending
         }
         // Too long: drop the rest of the line without keeping it.
+        let mut skipped = 0u64;
         loop {
             self.buf.clear();
             let read = (&mut self.inner)
                 .take(limit)
                 .read_until(b'\n', &mut self.buf)?;
             if read == 0 || self.buf.last() == Some(&b'\n') {
+                break;
+            }
+            skipped += read as u64;
+            if skipped > MAX_SKIPPED_BYTES {
+                self.done = true;
                 break;
             }
         }
@@ -198,6 +209,29 @@ mod tests {
             })
         ));
         assert!(matches!(results[2], Ok(ref o) if o.line == 4));
+    }
+
+    /// Zero bytes forever, like `/dev/zero`: one line that never ends.
+    struct Zeros;
+
+    impl Read for Zeros {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            out.fill(0);
+            Ok(out.len())
+        }
+    }
+
+    #[test]
+    fn a_line_that_never_ends_is_reported_and_ends_the_reader() {
+        let mut reader = OpeningReader::new(BufReader::with_capacity(1 << 16, Zeros));
+        assert!(matches!(
+            reader.next(),
+            Some(Err(OpeningError::Line {
+                line: 1,
+                kind: LineError::TooLong { .. }
+            }))
+        ));
+        assert!(reader.next().is_none());
     }
 
     struct Broken;

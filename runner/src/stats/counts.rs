@@ -135,10 +135,15 @@ macro_rules! count_set_ops {
 count_set_ops!(Penta, 5);
 count_set_ops!(Wdl, 3);
 
+/// The largest total of counts accepted from text: sums, twice it (the games of pairs)
+/// and points stay exact in integers and in `f64` (below 2^53).
+pub const MAX_TOTAL_COUNT: u64 = 1 << 50;
+
 /// Parses `N` comma-separated non-negative integer counts (spaces allowed).
 ///
 /// # Errors
-/// [`CountsError::Arity`], [`CountsError::Negative`] or [`CountsError::NotACount`].
+/// [`CountsError::Arity`], [`CountsError::Negative`], [`CountsError::NotACount`] or
+/// [`CountsError::TooLarge`].
 pub fn parse_counts<const N: usize>(text: &str) -> Result<[u64; N], CountsError> {
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     if items.len() != N {
@@ -158,12 +163,35 @@ pub fn parse_counts<const N: usize>(text: &str) -> Result<[u64; N], CountsError>
             }
         })?;
     }
+    let total = counts.iter().try_fold(0u64, |sum, &c| sum.checked_add(c));
+    if total.is_none_or(|t| t > MAX_TOTAL_COUNT) {
+        return Err(CountsError::TooLarge {
+            max: MAX_TOTAL_COUNT,
+        });
+    }
     Ok(counts)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_whose_sums_would_wrap_are_refused() {
+        let max = u64::MAX;
+        assert!(matches!(
+            parse_counts::<3>(&format!("{max},{max},{max}")),
+            Err(CountsError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            parse_counts::<5>(&format!("{},0,0,0,1", MAX_TOTAL_COUNT)),
+            Err(CountsError::TooLarge { .. })
+        ));
+        assert_eq!(
+            parse_counts::<5>(&format!("{},0,0,0,0", MAX_TOTAL_COUNT)).ok(),
+            Some([MAX_TOTAL_COUNT, 0, 0, 0, 0])
+        );
+    }
 
     #[test]
     fn merging_is_exact() {

@@ -24,6 +24,12 @@ pub enum CountsError {
     /// A count that is not a non-negative integer.
     #[error("'{0}' is not a non-negative integer count")]
     NotACount(String),
+    /// Counts so large that their sums (games are twice the pairs) would not be exact.
+    #[error("the counts add up to more than {max}; no match is that long")]
+    TooLarge {
+        /// The largest total accepted.
+        max: u64,
+    },
     /// Pentanomial and trinomial counts that cannot describe the same games.
     #[error("pentanomial and trinomial counts disagree: {0}")]
     Inconsistent(String),
