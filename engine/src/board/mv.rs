@@ -20,7 +20,8 @@ pub struct Move(NonZeroU16);
 
 const MARK: u16 = 1 << 15;
 
-/// Why a move text was rejected.
+/// Why a move text was rejected. The text kept is at most [`MoveParseError::SHOWN`]
+/// characters of what was given: errors are one line, whatever the input.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveParseError {
     /// Not four characters `<file><rank><file><rank>`.
@@ -29,6 +30,26 @@ pub enum MoveParseError {
     /// The from and to squares are the same.
     #[error("move `{0}` does not move: from and to are the same square")]
     NullMove(String),
+}
+
+impl MoveParseError {
+    /// The most characters of a rejected text that an error repeats.
+    pub const SHOWN: usize = 24;
+
+    /// A syntax error about `text`, shortened to [`Self::SHOWN`] characters.
+    #[must_use]
+    pub fn syntax(text: &str) -> MoveParseError {
+        MoveParseError::Syntax(Self::shown(text))
+    }
+
+    /// `text`, or its first [`Self::SHOWN`] characters and an ellipsis.
+    #[must_use]
+    pub fn shown(text: &str) -> String {
+        match text.char_indices().nth(Self::SHOWN) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text.to_owned(),
+        }
+    }
 }
 
 impl Move {
@@ -110,7 +131,7 @@ impl Move {
             .filter(|&b| b != b'-')
             .map(|b| b.to_ascii_lowercase())
             .collect();
-        let syntax = || MoveParseError::Syntax(text.to_owned());
+        let syntax = || MoveParseError::syntax(text);
         if compact.len() != 4 || text.len() > 5 {
             return Err(syntax());
         }
@@ -146,6 +167,21 @@ impl fmt::Debug for Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_bad_move_is_shown_shortened() {
+        let long = "x".repeat(100_000);
+        let message = Move::parse(&long).map_err(|e| e.to_string()).err();
+        assert!(
+            message.as_ref().is_some_and(|m| m.len() < 120),
+            "{message:?}"
+        );
+        assert_eq!(MoveParseError::shown("h2e2"), "h2e2");
+        assert_eq!(
+            MoveParseError::shown(&"é".repeat(30)),
+            format!("{}…", "é".repeat(24))
+        );
+    }
 
     #[test]
     fn parse_and_print() {

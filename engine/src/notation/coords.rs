@@ -33,7 +33,7 @@ pub fn parse_coords(text: &str, base: RankBase) -> Result<Move, MoveParseError> 
     match base {
         RankBase::Zero => Move::parse(text),
         RankBase::One => {
-            let syntax = || MoveParseError::Syntax(text.to_owned());
+            let syntax = || MoveParseError::syntax(text);
             let compact: String = text
                 .chars()
                 .filter(|&c| c != '-')

@@ -71,7 +71,7 @@ pub fn parse_moves(args: &[String]) -> Result<Vec<Move>, JudgeError> {
         .map(|(index, text)| {
             Move::parse(text).map_err(|source| JudgeError::Syntax {
                 index,
-                text: text.to_owned(),
+                text: MoveParseError::shown(text),
                 source,
             })
         })
