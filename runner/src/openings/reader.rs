@@ -60,7 +60,8 @@ impl<R: BufRead> OpeningReader<R> {
     }
 
     /// Reads the next raw line into `buf` (without its `\n`); `Ok(false)` at the
-    /// end. A line over [`MAX_LINE_BYTES`] is skipped to its end and reported.
+    /// end. A line over [`MAX_LINE_BYTES`] is skipped to its end and reported; one
+    /// over `MAX_SKIPPED_BYTES` is reported and ends the reading.
     fn next_raw(&mut self) -> io::Result<Option<Result<(), LineError>>> {
         self.buf.clear();
         let limit = MAX_LINE_BYTES as u64 + 1;
