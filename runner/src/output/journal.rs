@@ -267,34 +267,41 @@ impl Journal {
         };
         let mut good_len: u64 = 0;
         let mut reader = BufReader::new(&mut file);
-        let mut buffer = String::new();
+        // Bytes, not text: a line torn inside a character (names may be any UTF-8) is
+        // a torn line like any other, and bad bytes inside the file get their line.
+        let mut buffer = Vec::new();
         let mut line_no = 0;
         loop {
             buffer.clear();
-            let read = reader.read_line(&mut buffer).map_err(io)?;
+            let read = reader.read_until(b'\n', &mut buffer).map_err(io)?;
             if read == 0 {
                 break;
             }
             line_no += 1;
-            if !buffer.ends_with('\n') {
+            if !buffer.ends_with(b"\n") {
                 // A torn last line: the runner was killed while writing it.
                 break;
             }
-            match serde_json::from_str::<JournalEntry>(buffer.trim_end()) {
+            let entry = std::str::from_utf8(&buffer)
+                .map_err(|e| e.to_string())
+                .and_then(|text| {
+                    serde_json::from_str::<JournalEntry>(text.trim_end()).map_err(|e| e.to_string())
+                });
+            match entry {
                 Ok(entry) => {
                     each(good_len, entry);
                     good_len += read as u64;
                 }
-                Err(e) => {
+                Err(why) => {
                     // Only the very last line may be damaged.
-                    let mut rest = String::new();
-                    if reader.read_line(&mut rest).map_err(io)? == 0 {
+                    let mut rest = Vec::new();
+                    if reader.read_until(b'\n', &mut rest).map_err(io)? == 0 {
                         break;
                     }
                     return Err(JournalError::Corrupt {
                         path: path.to_owned(),
                         line: line_no,
-                        why: e.to_string(),
+                        why,
                     });
                 }
             }
@@ -325,5 +332,50 @@ impl Journal {
             line: 0,
             why: e.to_string(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first line of a journal of the report tests: one finished game.
+    fn a_line() -> &'static str {
+        let journal = include_str!("../../tests/data/report/gauntlet/games.jsonl");
+        journal.lines().next().unwrap_or_default()
+    }
+
+    fn scanned(bytes: &[u8]) -> (Result<usize, JournalError>, u64) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("games.jsonl");
+        std::fs::write(&path, bytes).expect("write");
+        let mut count = 0;
+        let result = Journal::scan(&path, |_, _| count += 1).map(|()| count);
+        let len = std::fs::metadata(&path).map_or(0, |m| m.len());
+        (result, len)
+    }
+
+    #[test]
+    fn a_line_torn_inside_a_character_is_dropped_like_any_torn_line() {
+        let good = format!("{}\n", a_line());
+        let mut bytes = good.clone().into_bytes();
+        // `{"red":"象` cut after the first byte of the three of 象.
+        bytes.extend_from_slice(&"{\"red\":\"象".as_bytes()[..9]);
+        let (result, len) = scanned(&bytes);
+        assert_eq!(result.ok(), Some(1));
+        assert_eq!(len, good.len() as u64, "the torn line is cut off");
+    }
+
+    #[test]
+    fn bad_bytes_before_the_last_line_are_named_by_their_line() {
+        let good = format!("{}\n", a_line());
+        let mut bytes = good.clone().into_bytes();
+        bytes.extend_from_slice(b"\xff\xfe\n");
+        bytes.extend_from_slice(good.as_bytes());
+        let (result, _) = scanned(&bytes);
+        assert!(
+            matches!(result, Err(JournalError::Corrupt { line: 2, .. })),
+            "{result:?}"
+        );
     }
 }
