@@ -122,12 +122,24 @@ fn stop_ends_an_infinite_search_and_isready_answers_while_thinking() {
     engine.send("position startpos");
     engine.send("go depth infinite");
     std::thread::sleep(Duration::from_millis(200));
+    ready_while_thinking(&mut engine, LONG);
+    let lines = stop_promptly(&mut engine);
+    assert_legal(&Position::startpos(), Engine::best_move(&lines));
+}
+
+/// Sends `isready` to a thinking engine: `readyok` comes within `within`, and no
+/// `bestmove` before it.
+fn ready_while_thinking(engine: &mut Engine, within: Duration) {
     engine.send("isready");
-    let lines = engine.expect("readyok", LONG);
+    let lines = engine.expect("readyok", within);
     assert!(
         !lines.iter().any(|l| l.starts_with("bestmove")),
-        "infinite search answered early"
+        "the search answered early: {lines:?}"
     );
+}
+
+/// Sends `stop`; the lines up to the `bestmove`, which comes within half a second.
+fn stop_promptly(engine: &mut Engine) -> Vec<String> {
     let start = Instant::now();
     engine.send("stop");
     let lines = engine.expect("bestmove", LONG);
@@ -136,7 +148,14 @@ fn stop_ends_an_infinite_search_and_isready_answers_while_thinking() {
         "stop took {:?}",
         start.elapsed()
     );
-    assert_legal(&Position::startpos(), Engine::best_move(&lines));
+    lines
+}
+
+/// Closes the input of an engine that has been thinking for a tenth of a second;
+/// whether it exits within two seconds.
+fn exits_when_input_closes(engine: &mut Engine) -> bool {
+    std::thread::sleep(Duration::from_millis(100));
+    engine.close_and_wait(Duration::from_secs(2))
 }
 
 #[test]
@@ -239,9 +258,8 @@ fn end_of_input_ends_the_engine_even_while_thinking() {
     let mut engine = ucci();
     engine.send("position startpos");
     engine.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
     assert!(
-        engine.close_and_wait(Duration::from_secs(2)),
+        exits_when_input_closes(&mut engine),
         "engine must exit when stdin closes"
     );
 }
@@ -253,16 +271,8 @@ fn a_command_behind_a_long_search_waits_while_stop_isready_and_the_end_of_input_
     engine.send("go depth 60");
     // It has to wait for that search, in order; the engine keeps answering meanwhile.
     engine.send("position startpos moves h2e2");
-    engine.send("isready");
-    let lines = engine.expect("readyok", Duration::from_secs(2));
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "{lines:?}"
-    );
-    let start = Instant::now();
-    engine.send("stop");
-    let lines = engine.expect("bestmove", LONG);
-    assert!(start.elapsed() < Duration::from_millis(500));
+    ready_while_thinking(&mut engine, Duration::from_secs(2));
+    let lines = stop_promptly(&mut engine);
     assert_legal(&Position::startpos(), Engine::best_move(&lines));
     // The held position was set after the search: Black is to move.
     engine.send("go depth 2");
@@ -271,9 +281,8 @@ fn a_command_behind_a_long_search_waits_while_stop_isready_and_the_end_of_input_
 
     engine.send("go depth 60");
     engine.send("position startpos");
-    std::thread::sleep(Duration::from_millis(100));
     assert!(
-        engine.close_and_wait(Duration::from_secs(2)),
+        exits_when_input_closes(&mut engine),
         "engine must exit when stdin closes, even with a command held back"
     );
 }

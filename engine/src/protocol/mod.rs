@@ -60,8 +60,9 @@ fn serve(input: impl BufRead + Send + 'static, mut session: Session, buffer: Vec
         session.error_line("cannot start the input thread");
         return;
     };
-    // Lines, not commands: a held-back line is parsed when its turn comes, after the
-    // options before it (`usemillisec`) have taken effect.
+    // Every command but those answered while thinking passes through here, in order.
+    // Lines, not commands: a line is parsed again when its turn comes, after the options
+    // before it (`usemillisec`) have taken effect.
     let mut held: VecDeque<String> = VecDeque::new();
     loop {
         while let Some(line) = held.front() {
@@ -90,13 +91,12 @@ fn serve(input: impl BufRead + Send + 'static, mut session: Session, buffer: Vec
             continue;
         }
         match parse(&line, session.dialect(), session.millis()) {
-            Ok(command) if command.is_answered_while_thinking() || held.is_empty() => {
-                if session.must_wait(&command) {
-                    held.push_back(line);
-                } else if session.execute(command) == Flow::Quit {
+            Ok(command) if command.is_answered_while_thinking() => {
+                if session.execute(command) == Flow::Quit {
                     return;
                 }
             }
+            // Run by the loop above: at once, unless a search or a held line is first.
             Ok(_) => held.push_back(line),
             Err(error) => session.error_line(&error.to_string()),
         }

@@ -1,16 +1,33 @@
 //! Finds the line of a key in the TOML text, so validation errors can name it.
 
+use std::ops::Range;
+
 use toml_edit::{ImDocument, Item, Table};
 
 /// A path to a key: `["engine", "1", "command"]` for the command of the second engine.
 pub type KeyPath<'a> = &'a [&'a str];
 
-/// The 1-based line of the key at `path` in `text`, or of its nearest parent present.
+/// The 1-based line of a byte offset of `text`.
+#[must_use]
+pub fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The 1-based line of the key at `path` in `text`, or of its nearest parent present;
+/// `None` when the file does not have even its top-level key (a section set by `--set`,
+/// or left to its default, has no line to show).
 #[must_use]
 pub fn line_of(text: &str, path: KeyPath<'_>) -> Option<usize> {
     let doc = ImDocument::parse(text).ok()?;
+    if !doc.as_table().contains_key(path.first()?) {
+        return None;
+    }
     let offset = offset_in_table(doc.as_table(), path)?;
-    Some(text[..offset.min(text.len())].matches('\n').count() + 1)
+    Some(line_at(text, offset))
 }
 
 fn offset_in_table(table: &Table, path: KeyPath<'_>) -> Option<usize> {
@@ -57,14 +74,15 @@ pub fn key_on_line(text: &str, line: usize) -> Option<String> {
     let Ok(doc) = ImDocument::parse(text) else {
         return key_on_line_as_written(text, line);
     };
-    let line_of_offset = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    // The bytes of that line: a key is on it when its span starts there.
+    let start = text
+        .split_inclusive('\n')
+        .take(line.checked_sub(1)?)
+        .map(str::len)
+        .sum::<usize>();
+    let end = start + text[start..].find('\n').unwrap_or(text.len() - start);
     let mut found = None;
-    find_key(
-        doc.as_table(),
-        "",
-        &|o| line_of_offset(o) == line,
-        &mut found,
-    );
+    find_key(doc.as_table(), "", &(start..end), &mut found);
     found
 }
 
@@ -101,38 +119,27 @@ fn key_on_line_as_written(text: &str, line: usize) -> Option<String> {
     None
 }
 
-fn find_key(
-    table: &Table,
-    prefix: &str,
-    on_line: &dyn Fn(usize) -> bool,
-    found: &mut Option<String>,
-) {
+fn find_key(table: &Table, prefix: &str, line: &Range<usize>, found: &mut Option<String>) {
+    let on_line = |span: Option<Range<usize>>| span.is_some_and(|s| line.contains(&s.start));
     for (name, item) in table {
         let path = if prefix.is_empty() {
             name.to_owned()
         } else {
             format!("{prefix}.{name}")
         };
-        let key_here = table
-            .key(name)
-            .and_then(toml_edit::Key::span)
-            .is_some_and(|s| on_line(s.start));
+        let key_here = on_line(table.key(name).and_then(toml_edit::Key::span));
         match item {
-            Item::Table(inner) => find_key(inner, &path, on_line, found),
+            Item::Table(inner) => find_key(inner, &path, line, found),
             Item::ArrayOfTables(array) => {
                 for (index, inner) in array.iter().enumerate() {
-                    find_key(inner, &format!("{path}.{index}"), on_line, found);
+                    find_key(inner, &format!("{path}.{index}"), line, found);
                 }
             }
             Item::Value(toml_edit::Value::InlineTable(inline)) if key_here => {
                 // The deepest key of the line: the inline table's own keys come later.
                 *found = Some(path.clone());
                 for (inner, _) in inline.iter() {
-                    if inline
-                        .key(inner)
-                        .and_then(toml_edit::Key::span)
-                        .is_some_and(|s| on_line(s.start))
-                    {
+                    if on_line(inline.key(inner).and_then(toml_edit::Key::span)) {
                         *found = Some(format!("{path}.{inner}"));
                     }
                 }

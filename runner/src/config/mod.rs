@@ -88,14 +88,14 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
         key,
         message: message.trim().replace('\n', "; "),
     };
-    let line_at = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let line_at = |offset: usize| locate::line_at(text, offset);
     let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e.span().map(|s| line_at(s.start));
         let key = line.and_then(|l| locate::key_on_line(text, l));
         error(line, key, e.message().to_owned())
     })?;
     // Read the file as written first: serde errors then carry the line of the key.
-    toml::from_str::<RawConfig>(text).map_err(|e| {
+    let mut raw = toml::from_str::<RawConfig>(text).map_err(|e| {
         let line = e
             .span()
             .map(|s| line_at(s.start))
@@ -104,25 +104,19 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
         let key = line.and_then(|l| locate::key_on_line(text, l));
         error(line, key, e.message().to_owned())
     })?;
-    let written = table.clone();
-    // Each override is applied and checked in turn, so a bad one is named.
+    // Each override is applied and read in turn, so a bad one is named.
     for o in overrides {
         overrides::apply(&mut table, o).map_err(|e| error(None, None, e.to_string()))?;
-        toml::Value::Table(table.clone())
-            .try_into::<RawConfig>()
+        raw = toml::Value::Table(table.clone())
+            .try_into()
             .map_err(|e: toml::de::Error| {
                 error(None, None, format!("--set {o}: {}", e.message()))
             })?;
     }
-    let raw: RawConfig = toml::Value::Table(table.clone())
-        .try_into()
-        .map_err(|e: toml::de::Error| error(None, None, e.message().to_owned()))?;
     let default_dir = format!("out/{}", default_dir_name(name));
     let plan = plan::validate(&raw, &default_dir).map_err(|p| {
         let path: Vec<&str> = p.key.split('.').collect();
-        // A section the file does not have (set by --set, or a default) has no line.
-        let line = locate::line_of(text, &path).filter(|_| written.contains_key(path[0]));
-        error(line, Some(p.key.clone()), p.message)
+        error(locate::line_of(text, &path), Some(p.key.clone()), p.message)
     })?;
     let canonical = toml::to_string(&table).unwrap_or_default();
     Ok(Loaded {

@@ -263,10 +263,15 @@ fn engine(
             "no time control: set one of tc, movetime, depth, nodes",
         )
     })?;
-    for (option, value) in &raw.options {
+    let options: Vec<(String, String)> = raw
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), option_text(v)))
+        .collect();
+    for (option, value) in &options {
         let key = key(&format!("options.{option}"));
         single_line(&key, option)?;
-        single_line(&key, &option_text(value))?;
+        single_line(&key, value)?;
     }
     if let Some(name) = &raw.name {
         single_line(&key("name"), name)?;
@@ -293,11 +298,7 @@ fn engine(
                 .collect(),
             protocol,
             coordinates,
-            options: raw
-                .options
-                .iter()
-                .map(|(k, v)| (k.clone(), option_text(v)))
-                .collect(),
+            options,
         },
         time_control,
         bench: raw.bench,

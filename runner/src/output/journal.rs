@@ -282,17 +282,12 @@ impl Journal {
                 // A torn last line: the runner was killed while writing it.
                 break;
             }
-            let entry = std::str::from_utf8(&buffer)
-                .map_err(|e| e.to_string())
-                .and_then(|text| {
-                    serde_json::from_str::<JournalEntry>(text.trim_end()).map_err(|e| e.to_string())
-                });
-            match entry {
+            match serde_json::from_slice::<JournalEntry>(buffer.trim_ascii_end()) {
                 Ok(entry) => {
                     each(good_len, entry);
                     good_len += read as u64;
                 }
-                Err(why) => {
+                Err(e) => {
                     // Only the very last line may be damaged.
                     let mut rest = Vec::new();
                     if reader.read_until(b'\n', &mut rest).map_err(io)? == 0 {
@@ -301,7 +296,7 @@ impl Journal {
                     return Err(JournalError::Corrupt {
                         path: path.to_owned(),
                         line: line_no,
-                        why,
+                        why: e.to_string(),
                     });
                 }
             }
