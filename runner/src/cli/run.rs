@@ -109,11 +109,9 @@ pub fn run(args: &RunArgs) -> u8 {
     };
     if args.dry_run {
         // The opening file is read whole too: a bad line fails here, not at the first game.
-        if let Some(openings) = &loaded.plan.openings {
-            if let Err(e) = crate::openings::OpeningBook::load(&openings.path) {
-                eprintln!("error: {e}");
-                return exit::USAGE;
-            }
+        if let Err(e) = crate::schedule::tournament::load_openings(&loaded.plan) {
+            eprintln!("error: {e}");
+            return exit::USAGE;
         }
         print_plan(&loaded.plan, &loaded.hash);
         return exit::OK;

@@ -108,8 +108,12 @@ async fn preflight(plan: &Plan) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Loads the openings, checking every line.
-fn load_openings(
+/// Loads the openings, checking every line (a run's first step, and all a dry run
+/// does with them).
+///
+/// # Errors
+/// [`RunError::Openings`] for a file that cannot be read or a bad line.
+pub fn load_openings(
     plan: &Plan,
 ) -> Result<Option<(OpeningBook, crate::openings::Schedule)>, RunError> {
     let Some(openings) = &plan.openings else {
