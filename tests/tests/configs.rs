@@ -66,6 +66,32 @@ fn the_quick_run_reaches_a_verdict() {
 }
 
 #[test]
+fn the_dry_run_shows_how_the_move_limit_counts() {
+    let dry_run = |extra: &[&str]| {
+        let mut args = vec!["run", "configs/example-match.toml", "--dry-run"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run_in_workspace(&args);
+        assert_eq!(code, 0, "{extra:?}: {out}{err}");
+        out.lines()
+            .find(|line| line.starts_with("rules:"))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no rules line: {out}"))
+    };
+    assert!(dry_run(&[]).contains("(all counting)"));
+    // ElephantEye's own draw rule: 100 plies, checks and their replies not counted.
+    let league = dry_run(&[
+        "--set",
+        "rules.move_limit=100",
+        "--set",
+        "rules.limit_counting=\"League\"",
+    ]);
+    assert!(
+        league.contains("move limit 100 plies (league counting)"),
+        "{league}"
+    );
+}
+
+#[test]
 fn bad_values_are_refused_with_their_file_line_and_key() {
     let dir = scratch("bad-config-values");
     let bad_book = dir.path().join("bad.epd");
@@ -84,6 +110,10 @@ fn bad_values_are_refused_with_their_file_line_and_key() {
         (
             &["--set", "adjudication.max_plies=0"],
             "adjudication.max_plies: 0 would end every game",
+        ),
+        (
+            &["--set", "rules.limit_counting=\"fide\""],
+            "rules.limit_counting: unknown move-limit counting `fide`",
         ),
         (&["--out", ""], "output.dir: empty"),
         // A bad override is named; a key the file does not set has no line.

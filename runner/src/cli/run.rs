@@ -83,9 +83,13 @@ fn print_plan(plan: &Plan, hash: &str) {
         ),
         None => println!("openings: none (start position)"),
     }
+    let rules = plan.settings.rules;
     println!(
-        "rules: {} ruleset, move limit {} plies, banmoves {}",
-        plan.settings.rules.ruleset, plan.settings.rules.move_limit, plan.settings.banmoves
+        "rules: {} ruleset, move limit {} plies ({} counting), banmoves {}",
+        rules.ruleset,
+        rules.move_limit,
+        rules.limit_counting.name(),
+        plan.settings.banmoves
     );
     match &plan.sprt {
         Some(s) => println!(

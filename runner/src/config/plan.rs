@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
-use xq_engine::rules::{Rules, Ruleset};
+use xq_engine::rules::{LimitCounting, Rules, Ruleset};
 
 use super::raw::{RawConfig, RawEngine, RawTime};
 use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};
@@ -473,8 +473,14 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             Ruleset::from_name(name).map_err(|e| problem("rules.ruleset", e.to_string()))?
         }
     };
+    let limit_counting = match raw.rules.limit_counting.as_deref() {
+        None => LimitCounting::default(),
+        Some(name) => LimitCounting::from_name(name)
+            .map_err(|e| problem("rules.limit_counting", e.to_string()))?,
+    };
     let rules = Rules::new(ruleset)
-        .with_move_limit(raw.rules.move_limit.unwrap_or(Rules::DEFAULT_MOVE_LIMIT));
+        .with_move_limit(raw.rules.move_limit.unwrap_or(Rules::DEFAULT_MOVE_LIMIT))
+        .with_limit_counting(limit_counting);
     let time_margin = duration(
         "time.margin",
         raw.time.margin.as_ref(),

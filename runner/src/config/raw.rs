@@ -82,6 +82,8 @@ pub struct RawRules {
     pub ruleset: Option<String>,
     /// Plies without capture before a draw; 0 turns the limit off.
     pub move_limit: Option<u32>,
+    /// Which plies count towards `move_limit`: `all`, `chinese` or `league`.
+    pub limit_counting: Option<String>,
     /// Send `banmoves` to UCCI engines.
     pub banmoves: Option<bool>,
 }
