@@ -133,6 +133,19 @@ fn duration(key: &str, value: Option<&String>, default: Duration) -> Result<Dura
     }
 }
 
+/// A setting of the judge given by name at `key`, looked up with `from_name` (whose
+/// error lists the names it knows), or its default.
+fn named<T: Default, E: std::fmt::Display>(
+    key: &str,
+    name: Option<&str>,
+    from_name: fn(&str) -> Result<T, E>,
+) -> Result<T, Problem> {
+    name.map_or_else(
+        || Ok(T::default()),
+        |name| from_name(name).map_err(|e| problem(key, e.to_string())),
+    )
+}
+
 /// Exactly one limit of a `[time]` table.
 fn time_control(key: &str, time: &RawTime) -> Result<Option<TimeControl>, Problem> {
     let mut found = Vec::new();
@@ -467,20 +480,17 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         }
     };
 
-    let ruleset = match raw.rules.ruleset.as_deref() {
-        None => Ruleset::default(),
-        Some(name) => {
-            Ruleset::from_name(name).map_err(|e| problem("rules.ruleset", e.to_string()))?
-        }
-    };
-    let limit_counting = match raw.rules.limit_counting.as_deref() {
-        None => LimitCounting::default(),
-        Some(name) => LimitCounting::from_name(name)
-            .map_err(|e| problem("rules.limit_counting", e.to_string()))?,
-    };
-    let rules = Rules::new(ruleset)
-        .with_move_limit(raw.rules.move_limit.unwrap_or(Rules::DEFAULT_MOVE_LIMIT))
-        .with_limit_counting(limit_counting);
+    let rules = Rules::new(named(
+        "rules.ruleset",
+        raw.rules.ruleset.as_deref(),
+        Ruleset::from_name,
+    )?)
+    .with_move_limit(raw.rules.move_limit.unwrap_or(Rules::DEFAULT_MOVE_LIMIT))
+    .with_limit_counting(named(
+        "rules.limit_counting",
+        raw.rules.limit_counting.as_deref(),
+        LimitCounting::from_name,
+    )?);
     let time_margin = duration(
         "time.margin",
         raw.time.margin.as_ref(),
