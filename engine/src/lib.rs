@@ -1,14 +1,14 @@
-//! `xq-engine`: Xiangqi board, legal move generation, rules judge, search and protocols.
+//! `xq-engine`: a Xiangqi engine — iterative-deepening alpha-beta search ([`search`]),
+//! evaluation levels 0..6 ([`eval`]), the UCCI and UCI loops ([`protocol`]) and the
+//! `bench` signature ([`bench`]).
 //!
-//! The runner (`xq-runner`) uses [`board`], [`movegen`], [`rules`] and [`notation`]; the
-//! engine binary adds [`eval`], [`search`] and [`protocol`].
+//! The board, move generation, rules judge, notation and random numbers come from
+//! `xq-core`, re-exported here under their own names so the engine reads
+//! `crate::board`, `crate::movegen`, ... like one crate.
+
+pub use xq_core::{board, movegen, notation, rng, rules};
 
 pub mod bench;
-pub mod board;
 pub mod eval;
-pub mod movegen;
-pub mod notation;
 pub mod protocol;
-pub mod rng;
-pub mod rules;
 pub mod search;

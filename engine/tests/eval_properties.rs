@@ -192,8 +192,9 @@ fn incremental(pos: &Position) -> ([i32; 2], [i32; 2]) {
 #[test]
 fn incremental_sums_match_a_fresh_count_through_make_and_unmake() {
     let mut rng = SplitMix64::new(0x1ac4_e3e7);
+    let start = Position::startpos().with_values(&psqt::VALUES);
     for game in 0..60 {
-        let mut pos = Position::startpos();
+        let mut pos = start.clone();
         let mut played = Vec::new();
         for _ in 0..200 {
             let Some(m) = pick(&pos, &mut rng, 1 + game % 3) else {
@@ -216,7 +217,7 @@ fn incremental_sums_match_a_fresh_count_through_make_and_unmake() {
         while let Some((m, undo)) = played.pop() {
             pos.unmake_move(m, undo);
         }
-        assert_eq!(pos, Position::startpos());
+        assert_eq!(pos, start);
         assert_eq!(incremental(&pos), from_scratch(&pos));
     }
 }

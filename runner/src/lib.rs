@@ -1,7 +1,7 @@
 //! `xq-runner`: a tournament and regression harness for Xiangqi engines.
 //!
 //! The runner plays engines against each other over UCCI or UCI, judges every
-//! game itself with [`xq_engine::rules`], and turns the results into Elo,
+//! game itself with [`xq_core::rules`], and turns the results into Elo,
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
 pub mod cli;

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use xq_engine::board::{Position, START_FEN};
-use xq_engine::movegen::legal_moves;
+use xq_core::board::{Position, START_FEN};
+use xq_core::movegen::legal_moves;
 use xq_runner::openings::{is_ecco_code, Opening, OpeningReader, SplitMix64};
 
 fn repo_file(relative: &str) -> PathBuf {

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use xq_engine::board::Position;
+use xq_core::board::Position;
 use xq_runner::openings::{check, Opening, OpeningReader};
 
 /// The engine built beside `xq-runner` (`target/<profile>/xq-engine`).

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{fault_spec, tag};
-use xq_engine::board::START_FEN;
+use xq_core::board::START_FEN;
 use xq_runner::client::{EngineSession, GoLimit, Timeouts};
 use xq_runner::game::{play_game, EndReason, GameSettings, GameStart, Player, TimeControl};
 

@@ -8,8 +8,8 @@ mod common;
 use std::time::Duration;
 
 use common::{fault_spec, processes_with, tag, xq_engine_spec};
-use xq_engine::board::{Color, Position, START_FEN};
-use xq_engine::rules::{GameRecord, GameResult};
+use xq_core::board::{Color, Position, START_FEN};
+use xq_core::rules::{GameRecord, GameResult};
 use xq_runner::client::{EngineError, EngineSession, EngineSpec, Timeouts};
 use xq_runner::game::{
     play_game, EndReason, GameSettings, GameStart, Outcome, PlayedGame, Player, TimeControl,
@@ -37,7 +37,7 @@ fn start_from(moves: &[&str]) -> GameStart {
         fen: START_FEN.to_owned(),
         moves: moves
             .iter()
-            .map(|m| xq_engine::board::Move::parse(m).expect("move"))
+            .map(|m| xq_core::board::Move::parse(m).expect("move"))
             .collect(),
     }
 }

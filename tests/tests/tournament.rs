@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use common::{bin, journal, match_config, processes_with, runner, scratch, timeless};
 use serde_json::Value;
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen::is_legal;
+use xq_core::board::{Move, Position};
+use xq_core::movegen::is_legal;
 
 /// Reads the games of a PGN file back: tags and moves, replayed legally.
 fn replay_pgn(text: &str) -> usize {

@@ -27,6 +27,7 @@ pub fn evaluate(pos: &Position, level: u8) -> i32 {
 #[must_use]
 pub fn scores(pos: &Position, level: u8) -> Scores {
     use Color::{Black, Red};
+    let pos = &*super::psqt::valued(pos);
     let mut s = Scores::default();
     s.set(Term::Material, pos.material(Red), pos.material(Black));
     if level < 1 {

@@ -104,12 +104,23 @@ impl Evaluator {
     #[must_use]
     #[inline]
     pub fn evaluate(self, pos: &Position) -> i32 {
+        if !std::ptr::eq(pos.values(), &psqt::VALUES) {
+            return self.evaluate_unvalued(pos);
+        }
         if self.level >= 2 {
             return full::evaluate(pos, self.level);
         }
         let material = pos.material(Color::Red) - pos.material(Color::Black);
         let placement = pos.placement(Color::Red) - pos.placement(Color::Black);
         for_side_to_move(pos, material + (placement & self.placement_mask))
+    }
+
+    /// [`Evaluator::evaluate`] of a position that does not sum [`psqt::VALUES`] (one
+    /// from outside the search): its sums are computed first.
+    #[cold]
+    #[inline(never)]
+    fn evaluate_unvalued(self, pos: &Position) -> i32 {
+        self.evaluate(&pos.with_values(&psqt::VALUES))
     }
 
     /// The score for Red (positive: Red is better). Terms that belong to the side to

@@ -1,5 +1,5 @@
-//! Material values and piece-square tables, summed incrementally by
-//! [`Position`](crate::board::Position) on every move.
+//! Material values and piece-square tables: the [`VALUES`] table that
+//! [`Position`] sums incrementally on every move (see [`Position::with_values`]).
 //!
 //! Material is seed 002's (§4.1, unit: an unadvanced pawn = 50, a rook = 1000; horse and
 //! cannon at their middlegame value 450). The piece-square tables are seed 000's
@@ -12,7 +12,9 @@
 //! placement term is the difference to the value on the piece's start square, scaled by
 //! [`PLACEMENT_SCALE`] to the unit of 002.
 
-use crate::board::{Color, Piece, PieceKind, Square};
+use std::borrow::Cow;
+
+use crate::board::{Color, Piece, PieceKind, PieceValues, Position, Square};
 
 /// Material value of each kind, in the engine's score unit (seed 002).
 pub const MATERIAL: [i32; PieceKind::COUNT] = [0, 200, 200, 450, 1000, 450, 50];
@@ -140,6 +142,24 @@ const PLACEMENT: [[i32; Square::COUNT]; Piece::INDEX_COUNT] = {
     }
     table
 };
+
+/// The table the evaluation has positions sum: [`MATERIAL`] and the placement tables.
+pub static VALUES: PieceValues = PieceValues {
+    material: MATERIAL,
+    placement: PLACEMENT,
+};
+
+/// `pos` summing [`VALUES`]: itself when it already does (every position of a search),
+/// a copy with its sums computed otherwise (a position from outside the search).
+#[must_use]
+#[inline]
+pub fn valued(pos: &Position) -> Cow<'_, Position> {
+    if std::ptr::eq(pos.values(), &VALUES) {
+        Cow::Borrowed(pos)
+    } else {
+        Cow::Owned(pos.with_values(&VALUES))
+    }
+}
 
 /// Material value of a kind.
 #[must_use]

@@ -134,7 +134,7 @@ impl Searcher {
     fn prepare(&mut self, game: &Game, limits: &Limits, banned: &[Move], control: Arc<Control>) {
         self.tt.new_search();
         self.heuristics.new_search();
-        self.pos = game.start.clone();
+        self.pos = game.start.with_values(&crate::eval::psqt::VALUES);
         self.path.clear();
         self.line.clear();
         self.window_start = 0;

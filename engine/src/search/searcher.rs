@@ -102,7 +102,7 @@ impl Searcher {
             heuristics: Heuristics::default(),
             evaluator,
             eval_cache: EvalCache::default(),
-            pos: Position::startpos(),
+            pos: Position::startpos().with_values(&crate::eval::psqt::VALUES),
             path: Vec::with_capacity(1024),
             window_start: 0,
             line: Vec::with_capacity(1024),

@@ -1,5 +1,5 @@
 //! `xq-runner judge --fen <FEN> --moves <m1 m2 ...> [--ruleset NAME] [--json]`: the
-//! verdict of the rules judge ([`xq_engine::rules`]) on a game.
+//! verdict of the rules judge ([`xq_core::rules`]) on a game.
 //!
 //! Prints `{"result":"1-0"|"0-1"|"1/2-1/2"|"*","reason":"...","ply":N}` with `--json`,
 //! a readable line otherwise. The verdict is the first one reached while playing the
@@ -9,8 +9,8 @@
 
 use clap::Args;
 use thiserror::Error;
-use xq_engine::board::{FenError, Move, MoveParseError, Position, START_FEN};
-use xq_engine::rules::{judge_game, GameJudgement, IllegalMove, LimitCounting, Rules, Ruleset};
+use xq_core::board::{FenError, Move, MoveParseError, Position, START_FEN};
+use xq_core::rules::{judge_game, GameJudgement, IllegalMove, LimitCounting, Rules, Ruleset};
 
 use super::exit;
 

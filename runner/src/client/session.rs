@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use xq_engine::board::Move;
+use xq_core::board::Move;
 
 use super::from_engine::{FromEngine, Info};
 use super::io::LineIo;

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use xq_engine::board::Move;
-use xq_engine::notation::format_coords;
+use xq_core::board::Move;
+use xq_core::notation::format_coords;
 
 use super::protocol::{Coordinates, Protocol};
 

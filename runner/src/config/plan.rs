@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
-use xq_engine::rules::{LimitCounting, Rules, Ruleset};
+use xq_core::rules::{LimitCounting, Rules, Ruleset};
 
 use super::raw::{RawConfig, RawEngine, RawTime};
 use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use xq_engine::board::Color;
+use xq_core::board::Color;
 
 /// Draw when, from move `move_number` on, both engines report `|score| <= score` for
 /// `move_count` consecutive moves each.

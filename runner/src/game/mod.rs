@@ -1,4 +1,4 @@
-//! One game: clocks, move validation, judging by [`xq_engine::rules`], adjudication,
+//! One game: clocks, move validation, judging by [`xq_core::rules`], adjudication,
 //! and every engine fault turned into a result.
 
 pub mod adjudication;

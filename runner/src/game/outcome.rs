@@ -3,7 +3,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use xq_engine::board::{Color, Move};
+use xq_core::board::{Color, Move};
 
 use crate::client::Score;
 

@@ -8,10 +8,10 @@
 
 use std::time::Duration;
 
-use xq_engine::board::{Color, Move, Position};
-use xq_engine::movegen::is_legal;
-use xq_engine::notation::parse_coords;
-use xq_engine::rules::{GameRecord, GameResult, Rules};
+use xq_core::board::{Color, Move, Position};
+use xq_core::movegen::is_legal;
+use xq_core::notation::parse_coords;
+use xq_core::rules::{GameRecord, GameResult, Rules};
 
 use super::adjudication::{Adjudged, Adjudicator, DrawRule, ResignRule};
 use super::outcome::{EndReason, Outcome, PlayedGame, PlayedMove};

@@ -25,7 +25,7 @@ use thiserror::Error;
 use super::error::{LineError, OpeningError};
 use super::opening::Opening;
 use super::reader::OpeningReader;
-use xq_engine::rng::SplitMix64;
+use xq_core::rng::SplitMix64;
 
 /// In which order a book's openings are played.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -213,7 +213,7 @@ impl Schedule {
 
 #[cfg(test)]
 mod tests {
-    use xq_engine::board::START_FEN;
+    use xq_core::board::START_FEN;
 
     use super::*;
 

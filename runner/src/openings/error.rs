@@ -7,7 +7,7 @@
 use std::io;
 
 use thiserror::Error;
-use xq_engine::board::{Color, FenError, MoveParseError};
+use xq_core::board::{Color, FenError, MoveParseError};
 
 /// What is wrong with one line. Columns count characters from 1; move indices
 /// count the moves after the keyword `moves` from 1.

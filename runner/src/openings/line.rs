@@ -1,7 +1,7 @@
 //! Reading one line of an opening file (grammar in `openings/README.md`).
 
-use xq_engine::board::{FenError, Move, Position};
-use xq_engine::movegen;
+use xq_core::board::{FenError, Move, Position};
+use xq_core::movegen;
 
 use super::error::LineError;
 use super::fields::parse_fields;
@@ -99,7 +99,7 @@ fn play_moves(start: Position, texts: &[&str]) -> Result<Opening, LineError> {
 
 #[cfg(test)]
 mod tests {
-    use xq_engine::board::{Color, START_FEN};
+    use xq_core::board::{Color, START_FEN};
 
     use super::*;
 

@@ -44,4 +44,4 @@ pub use fields::{is_ecco_code, quote_value};
 pub use line::parse_line;
 pub use opening::{GameOver, Opening};
 pub use reader::{OpeningReader, MAX_LINE_BYTES};
-pub use xq_engine::rng::SplitMix64;
+pub use xq_core::rng::SplitMix64;

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use xq_engine::board::{Color, Move, Position};
-use xq_engine::movegen;
+use xq_core::board::{Color, Move, Position};
+use xq_core::movegen;
 
 use super::fields::quote_value;
 

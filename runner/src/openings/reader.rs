@@ -146,7 +146,7 @@ impl<R: BufRead> Iterator for OpeningReader<R> {
 mod tests {
     use std::io::BufReader;
 
-    use xq_engine::board::START_FEN;
+    use xq_core::board::START_FEN;
 
     use super::*;
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-use xq_engine::board::Move;
+use xq_core::board::Move;
 
 use crate::client::Score;
 use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
@@ -64,7 +64,7 @@ impl JournalEntry {
             result,
             reason: EndReason::Checkmate,
             plies: 10,
-            start_fen: xq_engine::board::START_FEN.to_owned(),
+            start_fen: xq_core::board::START_FEN.to_owned(),
             opening_moves: String::new(),
             moves: String::new(),
             times_ms: Vec::new(),
@@ -91,8 +91,8 @@ impl JournalEntry {
             moves.map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
         };
         let faulted = played.faulted.map(|side| match side {
-            xq_engine::board::Color::Red => played.red.clone(),
-            xq_engine::board::Color::Black => played.black.clone(),
+            xq_core::board::Color::Red => played.red.clone(),
+            xq_core::board::Color::Black => played.black.clone(),
         });
         JournalEntry {
             pair,
@@ -145,9 +145,9 @@ impl JournalEntry {
             .collect();
         let faulted = self.faulted.as_ref().map(|name| {
             if *name == self.red {
-                xq_engine::board::Color::Red
+                xq_core::board::Color::Red
             } else {
-                xq_engine::board::Color::Black
+                xq_core::board::Color::Black
             }
         });
         Some(PlayedGame {

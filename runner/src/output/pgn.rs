@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use xq_engine::board::{Color, Position, START_FEN};
-use xq_engine::notation::format_wxf;
+use xq_core::board::{Color, Position, START_FEN};
+use xq_core::notation::format_wxf;
 
 use crate::game::{PlayedGame, TimeControl};
 

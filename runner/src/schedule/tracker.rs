@@ -34,7 +34,7 @@ pub struct Tracker {
 
 /// Outcome of a game for the pairing's first engine.
 fn first_engine_score(outcome: Outcome, first_is_red: bool) -> f64 {
-    let red = outcome.score_for(xq_engine::board::Color::Red);
+    let red = outcome.score_for(xq_core::board::Color::Red);
     if first_is_red {
         red
     } else {

@@ -59,7 +59,7 @@ impl Shared {
             None => (
                 None,
                 GameStart {
-                    fen: xq_engine::board::START_FEN.to_owned(),
+                    fen: xq_core::board::START_FEN.to_owned(),
                     moves: Vec::new(),
                 },
             ),
@@ -128,8 +128,8 @@ pub async fn worker(
                 match outcome {
                     Ok(played) => {
                         for (index, session, color) in [
-                            (job.red, red, xq_engine::board::Color::Red),
-                            (job.black, black, xq_engine::board::Color::Black),
+                            (job.red, red, xq_core::board::Color::Red),
+                            (job.black, black, xq_core::board::Color::Black),
                         ] {
                             if played.faulted == Some(color) {
                                 let mut session = session;
@@ -170,9 +170,9 @@ fn start_failure(
 ) -> PlayedGame {
     let red_failed = engine == job.red;
     let loser = if red_failed {
-        xq_engine::board::Color::Red
+        xq_core::board::Color::Red
     } else {
-        xq_engine::board::Color::Black
+        xq_core::board::Color::Black
     };
     let reason = match error {
         EngineError::Timeout { .. } => EndReason::Stall,

@@ -15,8 +15,8 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen::legal_moves;
+use xq_core::board::{Move, Position};
+use xq_core::movegen::legal_moves;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fault {
@@ -100,7 +100,7 @@ fn position(line: &str) -> Option<(Position, usize)> {
     }
     // Plies since the game start, from the move counter of the final position.
     let ply = (pos.fullmove_number() as usize - 1) * 2
-        + usize::from(pos.side_to_move() == xq_engine::board::Color::Black);
+        + usize::from(pos.side_to_move() == xq_core::board::Color::Black);
     Some((pos, ply))
 }
 

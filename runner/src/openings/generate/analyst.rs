@@ -2,9 +2,9 @@
 //! from a cleared state (a new game), so that a search's result depends only on
 //! the position and the depth, never on the searches before it.
 
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen;
-use xq_engine::notation::parse_coords;
+use xq_core::board::{Move, Position};
+use xq_core::movegen;
+use xq_core::notation::parse_coords;
 
 use super::GenerateError;
 use crate::client::{Answer, EngineError, EngineSession, EngineSpec, GoLimit, Timeouts};

@@ -2,7 +2,7 @@
 //! means the same file on every machine: per-line seeds, the line length, the
 //! random candidate moves, and the temperature-weighted pick among scored moves.
 
-use xq_engine::rng::SplitMix64;
+use xq_core::rng::SplitMix64;
 
 /// The increment of SplitMix64 (the golden ratio in 64 bits).
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;

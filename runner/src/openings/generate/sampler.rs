@@ -13,8 +13,8 @@
 //! to where it came from), and, as the line's last move, a capture or a check, so
 //! that no game starts in the middle of an exchange or in check.
 
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen;
+use xq_core::board::{Move, Position};
+use xq_core::movegen;
 
 use super::analyst::Analyst;
 use super::choice::{line_seed, pick_distinct, pick_weighted, uniform_in};

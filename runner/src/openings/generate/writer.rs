@@ -87,7 +87,7 @@ fn write_lines(path: &Path, header: &str, openings: &[Opening]) -> std::io::Resu
 
 #[cfg(test)]
 mod tests {
-    use xq_engine::board::{Move, Position};
+    use xq_core::board::{Move, Position};
 
     use super::*;
     use crate::openings::check;

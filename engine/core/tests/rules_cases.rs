@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use xq_engine::board::{Move, Position, Square};
-use xq_engine::rules::{judge_game, GameRecord, LimitCounting, Reason, Rules, Ruleset};
+use xq_core::board::{Move, Position, Square};
+use xq_core::rules::{judge_game, GameRecord, LimitCounting, Reason, Rules, Ruleset};
 
 #[derive(Debug, Default, Clone)]
 struct Case {

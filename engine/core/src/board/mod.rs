@@ -21,6 +21,7 @@ mod mv;
 mod piece;
 mod position;
 mod square;
+mod values;
 mod zobrist;
 
 pub use bitboard::{BitBoard, BitIter};
@@ -29,4 +30,5 @@ pub use mv::{Move, MoveParseError};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{Position, Undo};
 pub use square::{File, Rank, Square};
+pub use values::{PieceValues, NO_VALUES};
 pub use zobrist::{piece_key, side_key};

@@ -63,7 +63,7 @@ impl Position {
     ///
     /// # Examples
     /// ```
-    /// use xq_engine::board::{Position, START_FEN};
+    /// use xq_core::board::{Position, START_FEN};
     /// let pos = Position::from_fen(START_FEN).unwrap();
     /// assert_eq!(pos.to_fen(), START_FEN);
     /// assert!(Position::from_fen("9/9/9 w").is_err());

@@ -21,8 +21,8 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use xq_engine::board::{Move, Position};
-use xq_engine::rules::{judge_game, GameResult, Reason, Rules, Ruleset, Verdict};
+use xq_core::board::{Move, Position};
+use xq_core::rules::{judge_game, GameResult, Reason, Rules, Ruleset, Verdict};
 
 /// Games and seed of the oracle run (about a minute on two cores).
 const GAMES: usize = 100;
@@ -108,7 +108,7 @@ const LISTED: &[Listed] = &[
 ];
 
 fn oracle_output() -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let script = root.join("tests/oracle/rules_oracle.py");
     let probe = Command::new("python3")
         .args(["-c", "import pyffish; print(pyffish.version())"])

@@ -20,8 +20,8 @@
 //!
 //! # Examples
 //! ```
-//! use xq_engine::board::Move;
-//! use xq_engine::rules::{GameRecord, GameResult, Reason, Rules, Ruleset};
+//! use xq_core::board::Move;
+//! use xq_core::rules::{GameRecord, GameResult, Reason, Rules, Ruleset};
 //!
 //! // Red's rook checks along rank 9, then rank 8, as Black's king steps e9-e8-e9: at the
 //! // third occurrence of the start position the checker loses.

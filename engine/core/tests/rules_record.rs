@@ -1,9 +1,9 @@
 //! The game record beyond single verdicts: banned moves, take-back, the judgement of a
 //! whole move list, and agreement of the judge under colour flip and mirror.
 
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen::legal_moves;
-use xq_engine::rules::{judge_game, GameRecord, GameResult, Reason, Rules, Ruleset};
+use xq_core::board::{Move, Position};
+use xq_core::movegen::legal_moves;
+use xq_core::rules::{judge_game, GameRecord, GameResult, Reason, Rules, Ruleset};
 
 fn mv(text: &str) -> Move {
     Move::parse(text).unwrap_or_else(|e| panic!("{e}"))

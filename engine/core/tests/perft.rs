@@ -1,8 +1,8 @@
 //! Perft suite from `tests/data/perft.txt`: move generation must reproduce the
 //! published leaf counts exactly.
 
-use xq_engine::board::Position;
-use xq_engine::movegen::{perft, perft_divide};
+use xq_core::board::Position;
+use xq_core::movegen::{perft, perft_divide};
 
 struct Case {
     fen: String,

@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn cannon_control_agrees_with_a_walk_along_each_line() {
-        for fen in crate::bench::POSITIONS {
+        for fen in crate::samples::POSITIONS {
             let occ = Position::from_fen(fen).expect("fen").occupied();
             for from in Square::ALL {
                 assert_eq!(
@@ -468,7 +468,7 @@ mod tests {
 
     #[test]
     fn is_attacked_by_agrees_with_attackers_to() {
-        for fen in crate::bench::POSITIONS {
+        for fen in crate::samples::POSITIONS {
             let pos = Position::from_fen(fen).expect("fen");
             for from in [None, Some(sq("e4")), Some(sq("b2"))] {
                 let occ = from.map_or(pos.occupied(), |f| pos.occupied().without(f));

@@ -6,14 +6,14 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use xq_engine::board::BitBoard;
-use xq_engine::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
-use xq_engine::movegen::{
+use xq_core::board::BitBoard;
+use xq_core::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
+use xq_core::movegen::{
     capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_quiet_checks,
     generate_with, gives_check, in_check, is_legal, legal_captures, legal_moves, legal_quiets,
     GenKind, LegalFilter, MoveList,
 };
-use xq_engine::rng::SplitMix64;
+use xq_core::rng::SplitMix64;
 
 /// A board as a plain array, for the naive generator.
 type Grid = [[Option<Piece>; 9]; 10];

@@ -8,10 +8,10 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen::{gives_check, legal_moves};
-use xq_engine::rng::SplitMix64;
-use xq_engine::rules::{GameRecord, Rules, Ruleset};
+use xq_core::board::{Move, Position};
+use xq_core::movegen::{gives_check, legal_moves};
+use xq_core::rng::SplitMix64;
+use xq_core::rules::{GameRecord, Rules, Ruleset};
 
 const GAMES: usize = 1_000;
 const MAX_PLIES: usize = 400;

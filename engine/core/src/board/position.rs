@@ -1,10 +1,10 @@
 //! A position: pieces on squares, side to move, counters, and incrementally kept
-//! Zobrist key and material / piece-square sums.
+//! Zobrist key and sums of the [`PieceValues`] its owner supplied.
 
 use std::fmt;
 
+use super::values::{PieceValues, NO_VALUES};
 use super::{zobrist, BitBoard, Color, Move, Piece, PieceKind, Square};
-use crate::eval::psqt;
 
 /// What [`Position::make_move`] needs to undo a move exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub struct Undo {
 /// Invariants (upheld by [`Position::from_fen`] and by moves): each side has exactly one
 /// king inside its palace; the mailbox, the bitboards and the incremental sums describe
 /// the same pieces.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Position {
     squares: [Option<Piece>; Square::COUNT],
     by_piece: [BitBoard; Piece::INDEX_COUNT],
@@ -37,6 +37,8 @@ pub struct Position {
     fullmove: u16,
     material: [i32; 2],
     placement: [i32; 2],
+    /// What `material` and `placement` sum (see [`Position::with_values`]).
+    values: &'static PieceValues,
     /// Where each king stands, kept as pieces move (asked at every node; finding it in
     /// the bitboard costs a 128-bit bit scan).
     kings: [Square; 2],
@@ -59,6 +61,7 @@ impl Position {
             fullmove: 1,
             material: [0; 2],
             placement: [0; 2],
+            values: &NO_VALUES,
             kings: [Square::ALL[0]; 2],
             counts: [0; Piece::INDEX_COUNT],
         }
@@ -151,18 +154,44 @@ impl Position {
         self.kings[color.index()]
     }
 
-    /// Sum of the material values of a side's pieces (see [`psqt`]).
+    /// Sum of the material values of a side's pieces, in the table of
+    /// [`Position::values`].
     #[must_use]
     #[inline]
     pub fn material(&self, color: Color) -> i32 {
         self.material[color.index()]
     }
 
-    /// Sum of the piece-square values of a side's pieces, from its own view.
+    /// Sum of the placement values of a side's pieces, from its own view, in the table
+    /// of [`Position::values`].
     #[must_use]
     #[inline]
     pub fn placement(&self, color: Color) -> i32 {
         self.placement[color.index()]
+    }
+
+    /// The table the position sums ([`NO_VALUES`] unless one was supplied).
+    #[must_use]
+    #[inline]
+    pub fn values(&self) -> &'static PieceValues {
+        self.values
+    }
+
+    /// The same position summing `values`: its sums computed once here, then kept by
+    /// every move (and by the positions made from this one).
+    #[must_use]
+    pub fn with_values(&self, values: &'static PieceValues) -> Position {
+        let mut out = self.clone();
+        out.values = values;
+        out.material = [0; 2];
+        out.placement = [0; 2];
+        for sq in Square::ALL {
+            if let Some(piece) = self.piece_at(sq) {
+                out.material[piece.color().index()] += values.material_of(piece.kind());
+                out.placement[piece.color().index()] += values.placement_of(piece, sq);
+            }
+        }
+        out
     }
 
     /// Places a piece on an empty square, updating every view.
@@ -170,8 +199,8 @@ impl Position {
     pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
         self.place(piece, sq);
         self.key ^= zobrist::piece_key(piece, sq);
-        self.material[piece.color().index()] += psqt::material(piece.kind());
-        self.placement[piece.color().index()] += psqt::placement(piece, sq);
+        self.material[piece.color().index()] += self.values.material_of(piece.kind());
+        self.placement[piece.color().index()] += self.values.placement_of(piece, sq);
     }
 
     /// Places a piece on an empty square on the board views only (mailbox, bitboards,
@@ -215,8 +244,8 @@ impl Position {
         self.by_color[piece.color().index()] ^= bit;
         self.counts[piece.index()] -= 1;
         self.key ^= zobrist::piece_key(piece, sq);
-        self.material[piece.color().index()] -= psqt::material(piece.kind());
-        self.placement[piece.color().index()] -= psqt::placement(piece, sq);
+        self.material[piece.color().index()] -= self.values.material_of(piece.kind());
+        self.placement[piece.color().index()] -= self.values.placement_of(piece, sq);
     }
 
     /// Moves a piece (which must stand on `from`) to the empty square `to`: the same
@@ -226,7 +255,7 @@ impl Position {
         self.relocate(piece, from, to);
         self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         self.placement[piece.color().index()] +=
-            psqt::placement(piece, to) - psqt::placement(piece, from);
+            self.values.placement_of(piece, to) - self.values.placement_of(piece, from);
     }
 
     pub(crate) fn set_side(&mut self, side: Color) {
@@ -345,6 +374,7 @@ impl Position {
     #[must_use]
     pub fn color_flipped(&self) -> Position {
         let mut out = Position::empty();
+        out.values = self.values;
         for sq in Square::ALL {
             if let Some(p) = self.piece_at(sq) {
                 out.put(p.flip_color(), sq.flip());
@@ -359,6 +389,7 @@ impl Position {
     #[must_use]
     pub fn mirrored(&self) -> Position {
         let mut out = Position::empty();
+        out.values = self.values;
         for sq in Square::ALL {
             if let Some(p) = self.piece_at(sq) {
                 out.put(p, sq.mirror());
@@ -383,6 +414,27 @@ impl Position {
         .any(|&kind| self.pieces_of(color, kind).any())
     }
 }
+
+/// Positions are equal when their pieces, side, counters and sums are, and they sum the
+/// same table (compared by address: tables are statics).
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.squares == other.squares
+            && self.by_piece == other.by_piece
+            && self.by_color == other.by_color
+            && self.side == other.side
+            && self.key == other.key
+            && self.plies_since_capture == other.plies_since_capture
+            && self.fullmove == other.fullmove
+            && self.material == other.material
+            && self.placement == other.placement
+            && std::ptr::eq(self.values, other.values)
+            && self.kings == other.kings
+            && self.counts == other.counts
+    }
+}
+
+impl Eq for Position {}
 
 impl fmt::Debug for Position {
     /// The FEN and a picture of the board with rank 9 on top.

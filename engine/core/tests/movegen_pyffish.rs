@@ -10,13 +10,13 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use serde_json::Value;
-use xq_engine::board::{Move, Position};
-use xq_engine::movegen::{in_check, legal_moves};
+use xq_core::board::{Move, Position};
+use xq_core::movegen::{in_check, legal_moves};
 
 fn oracle_output(games: u32, seed: u32) -> String {
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../tests/oracle/movegen_oracle.py"
+        "/../../tests/oracle/movegen_oracle.py"
     );
     let output = Command::new("python3")
         .args([
