@@ -14,7 +14,7 @@
 //! (several attackers count several times, occupied points count too); the sum times
 //! [`PALACE_CONTROL_SCALE`] is capped at [`PALACE_CONTROL_MAX`] 「最高分值 200」. The
 //! weights are [`PALACE_CONTROL_WEIGHTS`]: the ring outside the palace (the 1s) is
-//! weighted 0 there, as measured, and left out of the region.
+//! weighted 0 there (why: `docs/engine-log.md`), and left out of the region.
 
 use super::context::SideMaps;
 use super::weights::{PALACE_CONTROL_MAX, PALACE_CONTROL_SCALE, PALACE_CONTROL_WEIGHTS};

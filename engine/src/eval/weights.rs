@@ -149,22 +149,21 @@ pub const DOOR_ATTACKED: i32 = 50;
 pub const ADVISORS_OPEN_TO_WEAK_WING: i32 = 30;
 /// K7 palace control weights x10, by square class: king home, the other two bottom
 /// palace points and the centre, the rest of the palace, the ring c..g x ranks 0..4
-/// (002 §4.4) table 「放大10倍后」). The ring's 1 is set to 0: counting attacks on it
-/// (the squares every advanced piece attacks, already paid by the piece-square tables)
-/// made level 5 about 10 Elo weaker in depth-4 matches against level 4 (5 runs of
-/// 600-1000 games, 2026-11-30); only attacks on the palace itself count.
+/// (seed 002's table 「放大10倍后」). The ring's 1 is set to 0: every advanced piece
+/// attacks it, already paid by the piece-square tables, so only attacks on the palace
+/// itself count (measured: `docs/engine-log.md`).
 pub const PALACE_CONTROL_WEIGHTS: [i32; 4] = [10, 5, 2, 0];
-/// K7: the weighted count is multiplied by this (proposed; the spec's 2 lost strength
-/// against level 4 in quick depth-4 matches, 1 did not) ...
+/// K7: the weighted count is multiplied by this (proposed; 2 lost strength, 1 did not:
+/// `docs/engine-log.md`) ...
 pub const PALACE_CONTROL_SCALE: i32 = 1;
-/// ... and capped here (002 §4.4) 「最高分值 200」).
+/// ... and capped here (seed 002 「最高分值 200」).
 pub const PALACE_CONTROL_MAX: i32 = 200;
-/// K9 两子攻势: two attackers near the defender's palace on one wing (proposed: the spec's
-/// "medium" 200 cost about 50 Elo against level 4 in quick depth-4 matches, on top of
-/// level 2's missing-advisor penalties; 50 was neutral).
+/// K9 两子攻势: two attackers near the defender's palace on one wing (proposed: seed 002's
+/// "medium threat" 200, on top of level 2's missing-advisor penalties, lost strength;
+/// `docs/engine-log.md`).
 pub const TWO_PIECE_ATTACK: i32 = 50;
-/// K10 三子归边 levels: bottom cannon; + rook; + horse (proposed: half the spec's
-/// light/medium/severe 100/200/400 of 002 §4.4), which measured neutral at full size).
+/// K10 三子归边 levels: bottom cannon; + rook; + horse (proposed: half seed 002's
+/// light/medium/severe threats 100/200/400, which measured neutral: `docs/engine-log.md`).
 pub const THREE_PIECE_ATTACK: [i32; 3] = [50, 100, 200];
 /// K13 horse pin on the king (proposed).
 pub const HORSE_PIN_ON_KING: i32 = 60;
