@@ -1,7 +1,7 @@
-//! Level 5: control of the enemy palace and its surroundings (002 §4.4)
-//! 「王威胁模型，对9宫的威胁，通过攻击点的个数和程度来表示」; spec K7).
+//! Level 5: control of the enemy palace and its surroundings (`docs/evaluation.md`, K7;
+//! seed 002 on king safety: 「王威胁模型，对9宫的威胁，通过攻击点的个数和程度来表示」).
 //!
-//! 002's table, x10, for the defender's own ranks (rank 0 = its back rank):
+//! Seed 002's table, x10, for the defender's own ranks (rank 0 = its back rank):
 //! ```text
 //!            c   d   e   f   g
 //! rank 4     1   1   1   1   1
