@@ -41,8 +41,8 @@ fn assert_close(v: &Value, key: &str, want: f64) {
     );
 }
 
-/// The reference's check table: counts, logistic bounds, normalized bounds,
-/// Elo, ±, LOS, nElo, ±, LLR logistic, LLR normalized.
+/// fishtest's published check table (`docs/statistics.md`): counts, logistic bounds,
+/// normalized bounds, Elo, ±, LOS, nElo, ±, LLR logistic, LLR normalized.
 type Row = (&'static str, [&'static str; 2], [&'static str; 2], [f64; 7]);
 
 const TABLE: [Row; 4] = [

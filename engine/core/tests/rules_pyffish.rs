@@ -43,8 +43,8 @@ struct Listed {
     rule: &'static str,
 }
 
-/// AXF, and `reference/rules.md`: "a move chases when, after it, the moving side
-/// attacks an enemy piece that it did not attack before the move". Fairy-Stockfish
+/// AXF, and `docs/rules.md` ("What is a chase"): a move chases an enemy piece when the
+/// moving side threatens to win it after the move and did not before. Fairy-Stockfish
 /// counts the attacks of the moved piece and of pieces it uncovers one attacker at a
 /// time, so it also counts (A) a slider moving back along the line it attacks on (its
 /// "discovered attack" test puts the piece back on its old square as the blocker) and

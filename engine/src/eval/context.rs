@@ -144,9 +144,9 @@ pub struct EvalContext<'a> {
     pub occ: BitBoard,
     /// Number of each side's pawns across the river.
     pub crossed_pawns: [i32; 2],
-    /// Attack state A_S of each side, 0..=8 (spec §0).
+    /// Attack state A_S of each side, 0..=8 (`docs/evaluation.md`, shared quantities).
     pub attack_state: [i32; 2],
-    /// Phase material M over both sides, 0..=66 (002 §6 1.1).
+    /// Phase material M over both sides, 0..=66 (`docs/evaluation.md`, shared quantities).
     pub phase_material: i32,
 }
 

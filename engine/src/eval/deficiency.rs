@@ -1,8 +1,9 @@
-//! Level 2: defensive deficiencies from piece counts (002 §4.2), §3 2)):
+//! Level 2: defensive deficiencies from piece counts (`docs/evaluation.md`, level 2; seed
+//! 002 on defensive deficiencies):
 //! 「兑子后形成无车怕有车，缺仕(士)怕双车，缺相(象)怕炮攻等棋子数量变化带来的防守缺陷」.
 //!
 //! Only counts (and which pawns crossed) are looked at, so the term is cheap. Every rule
-//! is a penalty to the defending side D against the attacker X (spec D1..D7).
+//! is a penalty to the defending side D against the attacker X (D1..D7 of the doc).
 
 use super::context::EvalContext;
 use super::weights::{

@@ -1,5 +1,6 @@
-//! Level 6: known drawish endings (002 §5 c) 「单车和单车士象全这种子力组合，却是无法通过子力表
-//! 得知的…可以通过使用知识型残局来解决」; spec T11).
+//! Level 6: known drawish endings (`docs/evaluation.md`, T11; seed 002 on the opening and
+//! the endgame: 「单车和单车士象全这种子力组合，却是无法通过子力表得知的…可以通过使用知识型
+//! 残局来解决」).
 //!
 //! When the side ahead cannot be expected to win with what it has, the score is pulled
 //! toward zero (divided by [`DRAWISH_DIVISOR`]) instead of trusting the material count:

@@ -4,7 +4,7 @@
 //! Every rule of the terms is written for one side with its own ranks (rank 0 = its back
 //! rank). Colour flipping turns the board top-bottom and keeps files, so masks defined
 //! by own rank and absolute file keep the evaluation antisymmetric; wings are absolute
-//! files (the seeds fix left and right with Red at the bottom, 002 §4.3)).
+//! files (the seeds fix left and right with Red at the bottom; `docs/evaluation.md`).
 
 use crate::board::{BitBoard, Color, Square};
 use crate::movegen::tables::RAYS;

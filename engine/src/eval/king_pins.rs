@@ -1,10 +1,11 @@
-//! Level 5: pins on the king (002 §3 5) b), §6 3.1-3.5; spec K11..K14).
+//! Level 5: pins on the king (`docs/evaluation.md`, K11..K14; seed 002's king safety and its
+//! steps on pins on the king).
 //!
 //! 「车牵制：我方车用炮吃子的方式能吃到对方将则构成牵制」 (a rook with one piece between it and
 //! the king), 「炮牵制：我方炮用超级远程炮吃子的方式能吃到对方将则构成牵制」 (a cannon with two
 //! pieces between: the second one is pinned), 「炮对炮造不成牵制」, 「马牵制：马脚有对方子，移动
 //! 该子就可吃到对方将军」, 「将帅互相牵制」. A pinned piece counts when it is worth something
-//! and unprotected (protection by the king does not count, 002 §4.3)).
+//! and unprotected (protection by the king does not count, as seed 002 says of pins).
 
 use super::context::few;
 use super::geometry::{between, line_distance, lines};

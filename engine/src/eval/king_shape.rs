@@ -1,9 +1,9 @@
 //! Level 5: attacks that depend on the shape of the defender's king and advisors
-//! (002 §4.3) first part, §4.4), §3 5) a)): hollow cannon, cannon pinning a palace-centre
-//! horse, bottom cannon, central cannon against an advisor wall, the sealed door, and
-//! advisors opened toward the weaker wing (spec K1..K6).
+//! (`docs/evaluation.md`, K1..K6; seed 002 on special patterns and king safety): hollow
+//! cannon, cannon pinning a palace-centre horse, bottom cannon, central cannon against an
+//! advisor wall, the sealed door, and advisors opened toward the weaker wing.
 //!
-//! 002 §4.3): 「帅(将)、双仕(士)都在原位，这种情况要判断空头炮、炮镇窝心马和沉底炮；帅(将)在原位，
+//! Seed 002: 「帅(将)、双仕(士)都在原位，这种情况要判断空头炮、炮镇窝心马和沉底炮；帅(将)在原位，
 //! 双仕(士)从一边包围帅(将)…这种情况要判断当头炮、左右沉底炮和车封帅(将)门」.
 
 use super::context::{few, EvalContext, SideMaps};

@@ -1,5 +1,6 @@
-//! Level 4: mobility of rooks, horses and cannons (002 §4.5) table 「灵活性系数」: rook 3,
-//! horse 4, cannon 2 per move; 「计算动能时，只计车马炮的动能，且不考虑威胁或被威胁的位置限制」).
+//! Level 4: mobility of rooks, horses and cannons (`docs/evaluation.md`, M1; seed 002's
+//! mobility table 「灵活性系数」: rook 3, horse 4, cannon 2 per move;
+//! 「计算动能时，只计车马炮的动能，且不考虑威胁或被威胁的位置限制」).
 //!
 //! A move is a pseudo-legal one: an empty point or an enemy piece the piece reaches
 //! (horse legs respected, a cannon captures over one screen); attacked destinations count.
@@ -8,7 +9,7 @@ use super::context::SideMaps;
 use super::weights::{MOBILITY_CANNON, MOBILITY_HORSE, MOBILITY_ROOK};
 use crate::board::{BitBoard, PieceKind};
 
-/// The mobility weight of a kind (zero for kinds 002 does not count).
+/// The mobility weight of a kind (zero for the kinds seed 002 does not count).
 #[must_use]
 #[inline]
 pub const fn weight(kind: PieceKind) -> i32 {

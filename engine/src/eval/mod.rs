@@ -1,4 +1,5 @@
-//! Evaluation: levels 0..6 of knowledge (see DESIGN.md), one module per term.
+//! Evaluation: levels 0..6 of knowledge, one module per term. `docs/evaluation.md` gives
+//! every term with its formula, its weights and the design document it comes from.
 //!
 //! Scores are in seed 002's unit (an unadvanced pawn = 50, a crossed pawn = 100, a rook =
 //! 1000) and are given from the view of the side to move.

@@ -1,6 +1,6 @@
-//! Level 4: obstruction (002 §3 4) 「马处边陲，车处僻地」, §4.5); 001): cramped rooks,
-//! rooks behind their own pawn, trapped and edge horses, a blocked palace centre
-//! (spec M2..M7). All penalties to the side that owns the piece.
+//! Level 4: obstruction (`docs/evaluation.md`, M2..M7; seed 002 「马处边陲，车处僻地」 and
+//! its mobility part; seed 001): cramped rooks, rooks behind their own pawn, trapped and
+//! edge horses, a blocked palace centre. All penalties to the side that owns the piece.
 
 use super::context::{at_most, EvalContext, SideMaps};
 use super::geometry::{enemy_half, first_on_ray, forward_dir, palace_centre, EDGES};

@@ -1,7 +1,7 @@
-//! Level 5: control of the enemy palace and its surroundings (002 §4.4)
-//! 「王威胁模型，对9宫的威胁，通过攻击点的个数和程度来表示」; spec K7).
+//! Level 5: control of the enemy palace and its surroundings (`docs/evaluation.md`, K7;
+//! seed 002 on king safety: 「王威胁模型，对9宫的威胁，通过攻击点的个数和程度来表示」).
 //!
-//! 002's table, x10, for the defender's own ranks (rank 0 = its back rank):
+//! Seed 002's table, x10, for the defender's own ranks (rank 0 = its back rank):
 //! ```text
 //!            c   d   e   f   g
 //! rank 4     1   1   1   1   1
@@ -14,7 +14,7 @@
 //! (several attackers count several times, occupied points count too); the sum times
 //! [`PALACE_CONTROL_SCALE`] is capped at [`PALACE_CONTROL_MAX`] 「最高分值 200」. The
 //! weights are [`PALACE_CONTROL_WEIGHTS`]: the ring outside the palace (the 1s) is
-//! weighted 0 there, as measured, and left out of the region.
+//! weighted 0 there (why: `docs/engine-log.md`), and left out of the region.
 
 use super::context::SideMaps;
 use super::weights::{PALACE_CONTROL_MAX, PALACE_CONTROL_SCALE, PALACE_CONTROL_WEIGHTS};

@@ -1,6 +1,6 @@
-//! Level 3: same-kind pairs that protect each other (002 §3 3) a), §4.3)):
-//! 「霸王车、连环马、担子炮、兄弟兵」 — rook pair, connected horses, cannon pair, linked
-//! pawns (spec P1..P4). 001: 「當兩個馬踏成連環馬時，威力比兩個單馬要大」.
+//! Level 3: same-kind pairs that protect each other (`docs/evaluation.md`, P1..P4; seed 002
+//! on special patterns): 「霸王车、连环马、担子炮、兄弟兵」 — rook pair, connected horses,
+//! cannon pair, linked pawns. Seed 001: 「當兩個馬踏成連環馬時，威力比兩個單馬要大」.
 
 use super::context::{few, SideMaps};
 use super::geometry::{enemy_half, FILES};

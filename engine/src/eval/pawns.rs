@@ -1,8 +1,9 @@
-//! Level 6: pawn details (002 §4.1) 「兵：原位兵50分、未过河通路兵80分 过河兵100分，以后截止到
-//! 对方生命线为止每下一路就加50分。双兵过河在中心三条纵线联手400分」, §4.7), §5 c); spec T6..T10).
+//! Level 6: pawn details (`docs/evaluation.md`, T6..T10; seed 002's piece values:
+//! 「兵：原位兵50分、未过河通路兵80分 过河兵100分，以后截止到对方生命线为止每下一路就加50分。
+//! 双兵过河在中心三条纵线联手400分」, its other knowledge, and its endgame part).
 //!
-//! - T6: a crossed pawn earns a bonus by its own rank (the document's values minus what
-//!   material and the level-1 table already give);
+//! - T6: a crossed pawn earns a bonus by its own rank (about the document's values minus
+//!   what material and the level-1 table already give);
 //! - T7: an uncrossed pawn whose path to the river is free and whose crossing point the
 //!   enemy does not attack is worth 80 instead of 50;
 //! - T8: a protected crossed pawn earns a little;

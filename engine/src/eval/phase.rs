@@ -1,7 +1,8 @@
-//! Level 6: the game phase and what it scales (002 §5 a) 「预评估当前局势处于开、中、殘哪一
-//! 阶段，相应调整某些分值。如殘棋马胜炮」, §4.1), §2; spec T1..T3).
+//! Level 6: the game phase and what it scales (`docs/evaluation.md`, T1..T3; seed 002 on the
+//! game phase: 「预评估当前局势处于开、中、殘哪一阶段，相应调整某些分值。如殘棋马胜炮」, its piece
+//! values and its principles).
 //!
-//! Phase material M = 6R + 3(H + C) + (A + E + P) over both sides (002 §6 1.1), 0..66.
+//! Phase material M = 6R + 3(H + C) + (A + E + P) over both sides (seed 002), 0..66.
 //! The opening share t = clamp((M - 32) / 22, 0, 1) is kept as the integer
 //! `t22 = clamp(M, 32, 54) - 32` in 0..=22 so every scaled term is exact integer
 //! arithmetic computed the same way for both sides (which keeps the evaluation exactly
@@ -39,7 +40,8 @@ const fn taper(endgame: i32, opening: i32, t: i32) -> i32 {
 }
 
 /// T1: what the phase adds to one side's material: each horse and cannon at its phase
-/// value (002: horse 400 / 450 / 500, cannon 500 / 450 / 400) instead of the level-0 450.
+/// value (seed 002: horse 400 / 450 / 500, cannon 500 / 450 / 400) instead of the level-0
+/// 450.
 #[must_use]
 pub fn material_adjustment(horses: i32, cannons: i32, t: i32) -> i32 {
     let horse = taper(HORSE_ENDGAME, HORSE_OPENING, t) - MATERIAL[PieceKind::Horse.index()];

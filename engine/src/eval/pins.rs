@@ -1,10 +1,11 @@
-//! Level 3: pins with the enemy rook as target (002 §3 3) b), §6 3):
+//! Level 3: pins with the enemy rook as target (`docs/evaluation.md`, S1..S5; seed 002 on
+//! special patterns):
 //! 「车对车炮、车对车马、炮对车马及马象弱牵制、车对炮兵、马兵的弱牵制」.
 //!
 //! Names read "pinner against target + pinned piece": 车对车炮 = our rook pins an enemy
 //! cannon to an enemy rook behind it. A pin counts only when the pinned piece X is
 //! unprotected (protection by the target T does not count) and the target rook is
-//! unprotected too (002 §4.3) 「如果牵制目标子是车…要求车也没有保护时才有牵制价值」).
+//! unprotected too (seed 002: 「如果牵制目标子是车…要求车也没有保护时才有牵制价值」).
 //! Geometry first, so the exact protection test ([`protectors`]) runs only for the
 //! rare candidates. Also holds the shared helper [`unprotected`] used by the king pins.
 

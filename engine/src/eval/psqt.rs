@@ -1,14 +1,15 @@
 //! Material values and piece-square tables: the [`VALUES`] table that
 //! [`Position`] sums incrementally on every move (see [`Position::with_values`]).
 //!
-//! Material is seed 002's (§4.1, unit: an unadvanced pawn = 50, a rook = 1000; horse and
-//! cannon at their middlegame value 450). The piece-square tables are seed 000's
+//! Material is seed 002's (its piece values; unit: an unadvanced pawn = 50, a rook = 1000;
+//! horse and cannon at their middlegame value 450). `docs/evaluation.md`, levels 0 and 1,
+//! describes both seeds and the tables. The piece-square tables are seed 000's
 //! `PositionValues` for Red (transcribed and checked against the seed text; rank 0 is Red's
 //! back rank), with one typo fixed: the rook table read 180 on c3 against 200 on g3 and on
 //! the otherwise identical rank 7, so c3 is 200 and every table is left-right symmetric.
 //! Black's tables are Red's flipped top-bottom.
 //!
-//! Seed 000's values include the piece's own worth (a rook is about 200 there), so the
+//! Seed 000's values include the piece's own worth (a rook is 150 to 250 there), so the
 //! placement term is the difference to the value on the piece's start square, scaled by
 //! [`PLACEMENT_SCALE`] to the unit of 002.
 

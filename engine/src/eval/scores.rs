@@ -1,5 +1,6 @@
-//! The evaluation's terms, the level each belongs to, and the per-side scores of one
-//! evaluation, from which both the score and the debug breakdown are read.
+//! The evaluation's terms (described in `docs/evaluation.md`), the level each belongs to,
+//! and the per-side scores of one evaluation, from which both the score and the debug
+//! breakdown are read.
 
 use std::fmt;
 
@@ -9,11 +10,11 @@ use crate::board::Color;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Term {
-    /// Level 0: piece values (002 §4.1)).
+    /// Level 0: piece values (seed 002).
     Material,
-    /// Level 1: piece-square tables (000).
+    /// Level 1: piece-square tables (seed 000).
     Placement,
-    /// Level 2: defensive deficiencies by piece counts (002 §4.2)).
+    /// Level 2: defensive deficiencies by piece counts (seed 002).
     Deficiency,
     /// Level 3: rook pair, connected horses, cannon pair, linked pawns.
     Pairs,
@@ -29,7 +30,7 @@ pub enum Term {
     Obstruction,
     /// Level 5: hollow, central and bottom cannons, the king's door, advisor opening.
     KingShape,
-    /// Level 5: attacks on the enemy palace, weighted by 002's table.
+    /// Level 5: attacks on the enemy palace, weighted by seed 002's table.
     PalaceControl,
     /// Level 5: two- and three-piece attacks on one wing.
     WingAttacks,

@@ -1,5 +1,6 @@
-//! Level 6: tempo for the side to move (002 §4.1) 「先手分：约等于一个开局原位兵」, §4.7)
-//! 「保持先手优势（先手分，大约为半个兵的价值，能够消除奇偶层估值摆动问题）」; spec T5).
+//! Level 6: tempo for the side to move (`docs/evaluation.md`, T5; seed 002's piece values:
+//! 「先手分：约等于一个开局原位兵」, and its other knowledge: 「保持先手优势（先手分，大约为半个兵
+//! 的价值，能够消除奇偶层估值摆动问题）」).
 //!
 //! The bonus goes to the side to move, so `evaluate` (from the side to move's view) stays
 //! exactly antisymmetric under colour flipping: the flipped position has the other side

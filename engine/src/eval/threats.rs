@@ -1,5 +1,6 @@
-//! Level 3: protection and threat between pieces (002 §4.3) 「我方不同兵种之间的保护评估；
-//! 双方兵种之间的相互威胁评估」, 001 「當一個棋子收到對方棋子的攻擊時…應該減分」).
+//! Level 3: protection and threat between pieces (`docs/evaluation.md`, P5, P6; seed 002 on
+//! special patterns: 「我方不同兵种之间的保护评估；双方兵种之间的相互威胁评估」; seed 001:
+//! 「當一個棋子收到對方棋子的攻擊時…應該減分」).
 //!
 //! P5: every protected rook, horse, cannon or crossed pawn earns a little. P6: the pieces
 //! of the side to move that the enemy attacks cost a tenth of what they would lose; the

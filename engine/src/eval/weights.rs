@@ -1,31 +1,33 @@
 //! Every weight of evaluation levels 2..6, named in one place.
 //!
 //! Unit: seed 002's (an unadvanced pawn = 50, a crossed pawn = 100, a rook = 1000).
-//! Each weight names its source: a seed section when the seed gives the number, or
-//! "(proposed)" when the seed only names the idea (the spec in `notes/eval_spec.md`
-//! derives most proposals from ElephantEye's values times 5, marked "EE x5").
-//! Material and piece-square tables (levels 0 and 1) live in [`super::psqt`].
+//! Each weight names its source: the part of a seed that gives the number, or
+//! "(proposed)" when the seed only names the idea; most proposals are ElephantEye's
+//! values times 5, marked "EE x5". Material and piece-square tables (levels 0 and 1)
+//! live in [`super::psqt`].
 //!
-//! Spec ids (D1, P3, K7, T6, ...) refer to `notes/eval_spec.md`.
+//! `docs/evaluation.md` describes the seeds (the design documents the evaluation comes
+//! from) and every rule with its formula; the ids (D1, P3, K7, T6, ...) are its names for
+//! the rules.
 
 // ---------------------------------------------------------------------------------------
-// Shared helpers (spec §0)
+// Shared quantities (`docs/evaluation.md`)
 // ---------------------------------------------------------------------------------------
 
-/// Attack state A_S: points per rook or horse across the river (002 §6 1.2).
+/// Attack state A_S: points per rook or horse across the river (seed 002: 「车马2」).
 pub const ATTACK_STATE_MAJOR: i32 = 2;
-/// Attack state: points per cannon or pawn across the river (002 §6 1.2).
+/// Attack state: points per cannon or pawn across the river (seed 002: 「炮兵1」).
 pub const ATTACK_STATE_MINOR: i32 = 1;
 /// Attack state: points per unit of "simple material" lead, 2R + H + C (proposed, EE).
 pub const ATTACK_STATE_LEAD: i32 = 2;
 /// Attack state cap (proposed, EE).
 pub const ATTACK_STATE_MAX: i32 = 8;
 
-/// Phase material per rook (002 §6 1.1: rook = 6, horse/cannon = 3, others = 1).
+/// Phase material per rook (seed 002's phase count: rook = 6, horse/cannon = 3, others = 1).
 pub const PHASE_ROOK: i32 = 6;
-/// Phase material per horse or cannon (002 §6 1.1).
+/// Phase material per horse or cannon (seed 002's phase count).
 pub const PHASE_MINOR: i32 = 3;
-/// Phase material per advisor, elephant or pawn (002 §6 1.1).
+/// Phase material per advisor, elephant or pawn (seed 002's phase count).
 pub const PHASE_OTHER: i32 = 1;
 /// Phase material at or below which the game is an endgame, t = 0 (proposed).
 pub const PHASE_ENDGAME: i32 = 32;
@@ -33,8 +35,8 @@ pub const PHASE_ENDGAME: i32 = 32;
 pub const PHASE_OPENING: i32 = 54;
 
 // ---------------------------------------------------------------------------------------
-// Level 2: defensive deficiencies by piece counts (002 §4.2)), all penalties to the
-// defender
+// Level 2: defensive deficiencies by piece counts (seed 002 on defensive deficiencies),
+// all penalties to the defender
 // ---------------------------------------------------------------------------------------
 
 /// D1 「缺仕怕双车」: fewer than two advisors against two rooks, base (proposed).
@@ -59,7 +61,7 @@ pub const NO_ROOK_PER_ENEMY_ROOK: i32 = 100;
 pub const TWO_HORSES_NO_CANNON: i32 = 40;
 
 // ---------------------------------------------------------------------------------------
-// Level 3: patterns and relations (002 §4.3), §3 3))
+// Level 3: patterns and relations (seed 002 on special patterns)
 // ---------------------------------------------------------------------------------------
 
 /// P1 霸王车: two rooks seeing each other on a line (proposed).
@@ -88,16 +90,16 @@ pub const LEG_PIN_ON_ROOK: i32 = 60;
 pub const ROOK_PIN_PAWN: i32 = 40;
 
 // ---------------------------------------------------------------------------------------
-// Level 4: mobility and obstruction (002 §4.5), 001)
+// Level 4: mobility and obstruction (seed 002 on mobility; seed 001)
 // ---------------------------------------------------------------------------------------
 
-/// M1 per pseudo-legal rook move (002 §4.5) table, coefficient 3).
+/// M1 per pseudo-legal rook move (seed 002's mobility table, coefficient 3).
 pub const MOBILITY_ROOK: i32 = 3;
-/// M1 per horse move (002 §4.5), coefficient 4).
+/// M1 per horse move (seed 002's mobility table, coefficient 4).
 pub const MOBILITY_HORSE: i32 = 4;
-/// M1 per cannon move (002 §4.5), coefficient 2).
+/// M1 per cannon move (seed 002's mobility table, coefficient 2).
 pub const MOBILITY_CANNON: i32 = 2;
-/// M2: a rook with at most this many moves is penalised (002 §4.5) 「大于3，则比较灵活」).
+/// M2: a rook with at most this many moves is penalised (seed 002 「大于3，则比较灵活」).
 pub const ROOK_CRAMPED_MOVES: u32 = 3;
 /// M2: penalty for a cramped rook (proposed).
 pub const ROOK_CRAMPED: i32 = 30;
@@ -109,7 +111,7 @@ pub const HORSE_TRAPPED: i32 = 50;
 pub const HORSE_ONE_EXIT: i32 = 25;
 /// M5: edge horse whose leg is blocked by an enemy rook or pawn (proposed, 「严重扣分」).
 pub const EDGE_HORSE_BLOCKED: i32 = 100;
-/// M6: horse on one of the four edge lines (proposed; 001 「應該減分」).
+/// M6: horse on one of the four edge lines (proposed; seed 001 「應該減分」).
 pub const EDGE_HORSE: i32 = 20;
 /// M7: palace centre taken by an own piece other than an advisor (proposed).
 pub const PALACE_CENTRE_BLOCKED: i32 = 30;
@@ -117,7 +119,8 @@ pub const PALACE_CENTRE_BLOCKED: i32 = 30;
 pub const PALACE_CENTRE_KING: i32 = 50;
 
 // ---------------------------------------------------------------------------------------
-// Level 5: king safety (002 §4.4), §4.3) first part), bonuses to the attacker
+// Level 5: king safety (seed 002 on king safety and special patterns), bonuses to the
+// attacker
 // ---------------------------------------------------------------------------------------
 
 /// K1 空头炮 at rank distance d > 2: `min(HOLLOW_CANNON_MAX, HOLLOW_CANNON_BASE +
@@ -149,22 +152,21 @@ pub const DOOR_ATTACKED: i32 = 50;
 pub const ADVISORS_OPEN_TO_WEAK_WING: i32 = 30;
 /// K7 palace control weights x10, by square class: king home, the other two bottom
 /// palace points and the centre, the rest of the palace, the ring c..g x ranks 0..4
-/// (002 §4.4) table 「放大10倍后」). The ring's 1 is set to 0: counting attacks on it
-/// (the squares every advanced piece attacks, already paid by the piece-square tables)
-/// made level 5 about 10 Elo weaker in depth-4 matches against level 4 (5 runs of
-/// 600-1000 games, 2026-11-30); only attacks on the palace itself count.
+/// (seed 002's table 「放大10倍后」). The ring's 1 is set to 0: every advanced piece
+/// attacks it, already paid by the piece-square tables, so only attacks on the palace
+/// itself count (measured: `docs/engine-log.md`).
 pub const PALACE_CONTROL_WEIGHTS: [i32; 4] = [10, 5, 2, 0];
-/// K7: the weighted count is multiplied by this (proposed; the spec's 2 lost strength
-/// against level 4 in quick depth-4 matches, 1 did not) ...
+/// K7: the weighted count is multiplied by this (proposed; 2 lost strength, 1 did not:
+/// `docs/engine-log.md`) ...
 pub const PALACE_CONTROL_SCALE: i32 = 1;
-/// ... and capped here (002 §4.4) 「最高分值 200」).
+/// ... and capped here (seed 002 「最高分值 200」).
 pub const PALACE_CONTROL_MAX: i32 = 200;
-/// K9 两子攻势: two attackers near the defender's palace on one wing (proposed: the spec's
-/// "medium" 200 cost about 50 Elo against level 4 in quick depth-4 matches, on top of
-/// level 2's missing-advisor penalties; 50 was neutral).
+/// K9 两子攻势: two attackers near the defender's palace on one wing (proposed: seed 002's
+/// "medium threat" 200, on top of level 2's missing-advisor penalties, lost strength;
+/// `docs/engine-log.md`).
 pub const TWO_PIECE_ATTACK: i32 = 50;
-/// K10 三子归边 levels: bottom cannon; + rook; + horse (proposed: half the spec's
-/// light/medium/severe 100/200/400 of 002 §4.4), which measured neutral at full size).
+/// K10 三子归边 levels: bottom cannon; + rook; + horse (proposed: half seed 002's
+/// light/medium/severe threats 100/200/400, which measured neutral: `docs/engine-log.md`).
 pub const THREE_PIECE_ATTACK: [i32; 3] = [50, 100, 200];
 /// K13 horse pin on the king (proposed).
 pub const HORSE_PIN_ON_KING: i32 = 60;
@@ -173,38 +175,40 @@ pub const HORSE_PIN_ON_KING: i32 = 60;
 pub const KINGS_FACING_PIN: i32 = 40;
 
 // ---------------------------------------------------------------------------------------
-// Level 6: phase, tempo, pawns (002 §5 a), §4.1), §4.7), §5 c))
+// Level 6: phase, tempo, pawns (seed 002 on the game phase, piece values, other knowledge
+// and the endgame)
 // ---------------------------------------------------------------------------------------
 
-/// T1 horse value in the opening and in the endgame (002 §4.1): 400 .. 500. The level-0
+/// T1 horse value in the opening and in the endgame (seed 002): 400 .. 500. The level-0
 /// table holds the middlegame value 450; level 6 adds the difference.
 pub const HORSE_OPENING: i32 = 400;
 /// See [`HORSE_OPENING`].
 pub const HORSE_ENDGAME: i32 = 500;
-/// T1 cannon value in the opening and in the endgame (002 §4.1): 500 .. 400.
+/// T1 cannon value in the opening and in the endgame (seed 002): 500 .. 400.
 pub const CANNON_OPENING: i32 = 500;
 /// See [`CANNON_OPENING`].
 pub const CANNON_ENDGAME: i32 = 400;
 /// T3 「开局注重占据有利位置」: the placement term grows by t / this in the opening
 /// (proposed: x1.25 at t = 1).
 pub const PLACEMENT_OPENING_DIVISOR: i32 = 4;
-/// T5 tempo for the side to move (002 §4.1) 「先手分：约等于一个开局原位兵」).
+/// T5 tempo for the side to move (seed 002 「先手分：约等于一个开局原位兵」).
 pub const TEMPO: i32 = 50;
 /// T6 bonus of a crossed pawn by its own rank 5..9, on top of material 50 and the
-/// seed-000 table. 002 §4.1) gives the pawn's whole value 100, 150, 200, 200 (stop at the
+/// seed-000 table. Seed 002 gives the pawn's whole value 100, 150, 200, 200 (stop at the
 /// "life line", proposed) and 100 on the last rank (proposed); the level-1 table already
-/// adds 30, 60, 90, 150, 45 on the central file, so the bonus is the rest (proposed).
+/// adds 30, 60, 90, 150, 45 on the central file, so the bonus is about the rest
+/// (proposed; not exactly: `docs/evaluation.md`, T6).
 pub const CROSSED_PAWN_BONUS: [i32; 5] = [30, 50, 70, 50, 10];
 /// T6 the document's whole value of a crossed pawn by own rank 5..9, used by T9 and T10.
 pub const CROSSED_PAWN_VALUE: [i32; 5] = [100, 150, 200, 200, 100];
-/// T7 「未过河通路兵80分」: uncrossed pawn with an open path (002 §4.1): 80 - 50.
+/// T7 「未过河通路兵80分」: uncrossed pawn with an open path (seed 002): 80 - 50.
 pub const OPEN_PATH_PAWN: i32 = 30;
 /// T8 「过河的兵，如果有保护，那么给予奖分」 (proposed).
 pub const PROTECTED_CROSSED_PAWN: i32 = 20;
-/// T9 「双兵过河在中心三条纵线联手400分」: a central pair is worth at least this (002 §4.1)).
+/// T9 「双兵过河在中心三条纵线联手400分」: a central pair is worth at least this (seed 002).
 pub const CENTRAL_PAWN_PAIR: i32 = 400;
 /// T10 crossed pawns gain value x (1 + (4 - E) / 8) when the enemy has E = 2R + H + C < 4
-/// (proposed, 002 §5 c)).
+/// (proposed, seed 002 on the endgame).
 pub const FEW_MAJORS_FULL: i32 = 4;
 /// See [`FEW_MAJORS_FULL`].
 pub const FEW_MAJORS_DIVISOR: i32 = 8;

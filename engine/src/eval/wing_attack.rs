@@ -1,11 +1,12 @@
-//! Level 5: attacks gathered on one wing (002 §4.4), §5 a); 001 「三子歸邊」; spec K9, K10).
+//! Level 5: attacks gathered on one wing (`docs/evaluation.md`, K9, K10; seed 002 on king
+//! safety and the game phase; seed 001 「三子歸邊」).
 //!
 //! Wings are files a..e and e..i (file e belongs to both). K9 两子攻势: 「缺仕双车（或车兵）
 //! 杀，缺象怕车炮，缺仕怕车马」 — two attackers on one wing near the palace (the defender's
-//! own ranks 0..3) against a matching missing defender. K10 三子归边: 「首次有沉底炮、其次车可做炮架或进入了可以助攻的
-//! 区域、最后马也进入了可以助攻的区域」 — bottom cannon, then a rook, then a horse in the
-//! supporting area (the defender's own ranks 0..3 on that wing); the highest level reached
-//! counts.
+//! own ranks 0..3) against a matching missing defender. K10 三子归边: 「首次有沉底炮、其次车
+//! 可做炮架或进入了可以助攻的区域、最后马也进入了可以助攻的区域」 — bottom cannon, then a
+//! rook, then a horse in the supporting area (the defender's own ranks 0..3 on that wing);
+//! the highest level reached counts.
 
 use super::context::{few, EvalContext};
 use super::geometry::{own_rank_mask, WINGS};

@@ -1,4 +1,4 @@
-//! Agreement with fishtest: the public check table of `reference/stats.md`
+//! Agreement with fishtest: its published check table (printed in `docs/statistics.md`)
 //! and the full-precision vectors produced by fishtest's own Python
 //! (`tests/data/fishtest_vectors.json`, see `tests/data/README.md`).
 
@@ -34,7 +34,7 @@ impl MaxErr {
 /// nElo, ±, LLR logistic, LLR normalized.
 type Row = ([u64; 5], [f64; 2], [f64; 2], [f64; 7]);
 
-/// The check table of the reference, as printed there (rounded to 6 or 7 digits).
+/// The published check table, as `docs/statistics.md` prints it (rounded to 6 or 7 digits).
 const TABLE: [Row; 4] = [
     (
         [120, 2950, 5700, 3100, 130],
