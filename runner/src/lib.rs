@@ -7,8 +7,11 @@
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod exit;
 pub mod game;
 pub mod openings;
 pub mod output;
 pub mod schedule;
+pub mod signals;
 pub mod stats;
+pub mod store;

@@ -12,14 +12,23 @@ fn run_in_workspace(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn every_shipped_config_validates() {
+    // Into a fresh folder: a dry run also checks that the output folder is free.
+    let folder = scratch("configs-dry");
+    let out = folder.path().join("out");
+    let out = out.to_str().expect("path");
     let mut seen = 0;
     for entry in std::fs::read_dir(workspace().join("configs")).expect("configs folder") {
         let path = entry.expect("entry").path();
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
             continue;
         }
-        let (code, out, err) =
-            run_in_workspace(&["run", path.to_str().expect("path"), "--dry-run"]);
+        let (code, out, err) = run_in_workspace(&[
+            "run",
+            path.to_str().expect("path"),
+            "--dry-run",
+            "--out",
+            out,
+        ]);
         assert_eq!(code, 0, "{}: {out}{err}", path.display());
         assert!(
             out.contains("engine ") && out.contains("output:"),
@@ -33,9 +42,9 @@ fn every_shipped_config_validates() {
         "the three jobs, the ladders, quick and the example are shipped"
     );
     // The embedded default is configs/quick.toml.
-    let (code, out, _) = run_in_workspace(&["run", "--dry-run"]);
+    let (code, plan, _) = run_in_workspace(&["run", "--dry-run", "--out", out]);
     assert_eq!(code, 0);
-    assert!(out.contains("level6") && out.contains("level1"), "{out}");
+    assert!(plan.contains("level6") && plan.contains("level1"), "{plan}");
 }
 
 #[test]

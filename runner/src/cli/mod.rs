@@ -10,6 +10,7 @@ pub mod judge;
 pub mod openings;
 pub mod openings_generate;
 pub mod report;
+pub mod resume;
 pub mod run;
 pub mod stats;
 
@@ -31,6 +32,9 @@ pub enum Command {
     /// Play a run: a match, gauntlet or round robin from a TOML config (default: the
     /// embedded configs/quick.toml).
     Run(run::RunArgs),
+    /// Continue (or, with more --pairs, extend) the run in an output folder, from the
+    /// folder alone.
+    Resume(resume::ResumeArgs),
     /// Elo, nElo, LOS and the SPRT state from pentanomial or trinomial counts.
     Stats(stats::StatsArgs),
     /// Judge a game with the rules judge: result, reason and ply.
@@ -42,19 +46,8 @@ pub enum Command {
     Report(report::ReportArgs),
 }
 
-/// Exit codes shared by every subcommand (see README, "Exit codes").
-pub mod exit {
-    /// Finished; for SPRT: H1 accepted.
-    pub const OK: u8 = 0;
-    /// SPRT H0 accepted, or the regression gate failed.
-    pub const H0: u8 = 1;
-    /// Bad config or usage; nothing was started.
-    pub const USAGE: u8 = 2;
-    /// Finished without a verdict.
-    pub const NO_VERDICT: u8 = 3;
-    /// Aborted: too many engine faults, or interrupted.
-    pub const ABORTED: u8 = 4;
-}
+/// Exit codes shared by every subcommand (defined below the CLI, since runs report them).
+pub use crate::exit;
 
 /// The multi-threaded tokio runtime of the commands that drive engines; `None` (after a
 /// one-line error) when the system cannot start it.
@@ -70,6 +63,7 @@ fn async_runtime() -> Option<tokio::runtime::Runtime> {
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {
         Command::Run(args) => run::run(&args),
+        Command::Resume(args) => resume::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Judge(args) => judge::run(&args),
         Command::Openings(args) => openings::run(&args),

@@ -7,6 +7,8 @@ use clap::Args;
 
 use super::exit;
 use crate::config::{load, Plan};
+use crate::schedule::{folder, Start};
+use crate::store::meta::Shard;
 
 /// Arguments of `run`.
 #[derive(Debug, Args)]
@@ -31,6 +33,11 @@ pub struct RunArgs {
     /// Validate the config, print the plan and exit without playing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Play only shard I of N (1-based): the pairs whose number is I-1 modulo N, into
+    /// the folder `<output.dir>/shard-I-of-N` (unless --out says otherwise); combine the
+    /// shard folders with `xq-runner merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
 }
 
 impl RunArgs {
@@ -53,18 +60,42 @@ impl RunArgs {
 }
 
 /// Prints the validated plan (`--dry-run`).
-fn print_plan(plan: &Plan, hash: &str) {
+fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
+    let pairs = plan.pairs * plan.pairings.len() as u64;
     println!(
-        "kind: {:?}, pairs per pairing: {}, concurrency: {}, seed: {}",
-        plan.kind, plan.pairs, plan.concurrency, plan.seed
+        "kind: {}, {} pairing(s) x {} pairs = {} games at most, concurrency {}, seed {}",
+        plan.kind.name(),
+        plan.pairings.len(),
+        plan.pairs,
+        pairs * 2,
+        plan.concurrency,
+        plan.seed
     );
-    for e in &plan.engines {
+    if let Some(s) = shard {
         println!(
-            "engine {}: {} ({}; {})",
+            "shard {s}: the pairs whose number is {} modulo {}",
+            s.index - 1,
+            s.count
+        );
+    }
+    for e in &plan.engines {
+        let options: Vec<String> = e
+            .spec
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        println!(
+            "engine {}: {} ({}; {}; options: {})",
             e.spec.name,
             e.spec.command.join(" "),
             e.spec.protocol,
-            e.time_control
+            e.time_control,
+            if options.is_empty() {
+                "none".to_owned()
+            } else {
+                options.join(" ")
+            }
         );
     }
     for &(a, b) in &plan.pairings {
@@ -83,14 +114,43 @@ fn print_plan(plan: &Plan, hash: &str) {
         ),
         None => println!("openings: none (start position)"),
     }
-    let rules = plan.settings.rules;
+    let settings = &plan.settings;
+    let rules = settings.rules;
     println!(
         "rules: {} ruleset, move limit {} plies ({} counting), banmoves {}",
         rules.ruleset,
         rules.move_limit,
         rules.limit_counting.name(),
-        plan.settings.banmoves
+        settings.banmoves
     );
+    let draw = settings.draw.map_or_else(
+        || "off".to_owned(),
+        |d| {
+            format!(
+                "from move {}, {} moves within {}",
+                d.move_number, d.move_count, d.score
+            )
+        },
+    );
+    let resign = settings.resign.map_or_else(
+        || "off".to_owned(),
+        |r| {
+            format!(
+                "{} moves at -{}{}",
+                r.move_count,
+                r.score,
+                if r.two_sided {
+                    ", both engines agreeing"
+                } else {
+                    ""
+                }
+            )
+        },
+    );
+    let max_plies = settings
+        .max_plies
+        .map_or_else(|| "none".to_owned(), |p| p.to_string());
+    println!("adjudication: draw {draw}; resign {resign}; max plies {max_plies}");
     match &plan.sprt {
         Some(s) => println!(
             "sprt: [{}, {}] {} alpha {} beta {}",
@@ -101,33 +161,93 @@ fn print_plan(plan: &Plan, hash: &str) {
     println!("output: {} (config hash {hash})", plan.output.dir.display());
 }
 
-/// Runs `run`.
+/// The shard of `--shard I/N`.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("--shard {text}: expected I/N with 1 <= I <= N, e.g. --shard 2/8");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (index, count): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// The checks of a dry run beyond the config: the opening file, the output folder, and
+/// that every engine program is an executable file. Nothing is started.
+fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), String> {
+    let plan = &loaded.plan;
+    crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+    match start.folder {
+        folder::Start::New => folder::check_new(&plan.output.dir).map_err(|e| e.to_string())?,
+        folder::Start::Resume => {
+            let input = folder::openings_input(loaded).map_err(|e| e.to_string())?;
+            folder::check_resume(&plan.output.dir, loaded, start.shard, input.as_ref())
+                .map(|_| ())
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    for (i, e) in plan.engines.iter().enumerate() {
+        crate::client::check_program(&e.spec)
+            .map_err(|why| format!("engine.{i}.command: {why}"))?;
+    }
+    Ok(())
+}
+
+/// Plays a loaded run (or only checks it with `dry_run`).
 #[must_use]
-pub fn run(args: &RunArgs) -> u8 {
-    let loaded = match load(args.config.as_deref(), &args.overrides()) {
-        Ok(loaded) => loaded,
-        Err(e) => {
+pub fn play(loaded: &crate::config::Loaded, start: Start, dry_run: bool) -> u8 {
+    if dry_run {
+        if let Err(e) = dry_run_checks(loaded, start) {
             eprintln!("error: {e}");
             return exit::USAGE;
         }
-    };
-    if args.dry_run {
-        // The opening file is read whole too: a bad line fails here, not at the first game.
-        if let Err(e) = crate::schedule::tournament::load_openings(&loaded.plan) {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-        print_plan(&loaded.plan, &loaded.hash);
+        print_plan(&loaded.plan, &loaded.hash, start.shard);
         return exit::OK;
     }
     let Some(runtime) = super::async_runtime() else {
         return exit::ABORTED;
     };
-    match runtime.block_on(crate::schedule::run(&loaded, args.resume)) {
+    match runtime.block_on(crate::schedule::run(loaded, start)) {
         Ok(outcome) => outcome.exit_code,
         Err(e) => {
             eprintln!("error: {e}");
             exit::USAGE
         }
     }
+}
+
+/// Runs `run`.
+#[must_use]
+pub fn run(args: &RunArgs) -> u8 {
+    let shard = match args.shard.as_deref().map(parse_shard).transpose() {
+        Ok(shard) => shard,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let mut loaded = match load(args.config.as_deref(), &args.overrides()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    if let (Some(s), None) = (shard, &args.out) {
+        // Each shard plays into its own folder inside the run's: merge reads them all.
+        let dir = &mut loaded.plan.output.dir;
+        *dir = dir.join(format!("shard-{}-of-{}", s.index, s.count));
+    }
+    let start = Start {
+        folder: if args.resume {
+            folder::Start::Resume
+        } else {
+            folder::Start::New
+        },
+        shard,
+    };
+    play(&loaded, start, args.dry_run)
 }

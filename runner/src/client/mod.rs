@@ -17,7 +17,7 @@ pub use from_engine::{FromEngine, Info, Score, UCCI_MATE_THRESHOLD};
 pub use io::{Line, LineIo, MAX_LINE};
 pub use protocol::{Coordinates, Protocol};
 pub use session::{Answer, EngineSession, Thought};
-pub use spec::{EngineSpec, Timeouts};
+pub use spec::{check_program, EngineSpec, Timeouts};
 pub use to_engine::{GoClock, GoLimit, ToEngine};
 
 /// What went wrong with an engine.

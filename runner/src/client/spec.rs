@@ -47,3 +47,46 @@ impl Default for Timeouts {
         }
     }
 }
+
+/// Checks, without starting it, that an engine's program is an executable file: a path
+/// (relative to the engine's `dir` when it has one) or a name found on `PATH`.
+///
+/// # Errors
+/// One line saying what is wrong with the program.
+pub fn check_program(spec: &EngineSpec) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let Some(program) = spec.command.first() else {
+        return Err("the command is empty".to_owned());
+    };
+    let candidates: Vec<PathBuf> = if program.contains('/') {
+        let path = PathBuf::from(program);
+        vec![match (&spec.working_dir, path.is_relative()) {
+            (Some(dir), true) => dir.join(path),
+            _ => path,
+        }]
+    } else {
+        std::env::var_os("PATH")
+            .map(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|d| d.join(program))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let executable = |p: &PathBuf| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if candidates.iter().any(executable) {
+        return Ok(());
+    }
+    match candidates.first() {
+        Some(p) if program.contains('/') && p.is_dir() => {
+            Err(format!("{} is a folder, not a program", p.display()))
+        }
+        Some(p) if program.contains('/') && p.exists() => {
+            Err(format!("{} is not executable", p.display()))
+        }
+        Some(p) if program.contains('/') => Err(format!("{} does not exist", p.display())),
+        _ => Err(format!("`{program}` is not an executable file on PATH")),
+    }
+}

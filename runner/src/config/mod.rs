@@ -159,20 +159,111 @@ fn default_dir_name(name: &str) -> String {
         .map_or_else(|| "run".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
-/// FNV-1a over the config without the keys that do not change which games are played.
-fn run_hash(table: &toml::Table) -> String {
+/// Keys that do not change which games a run plays: how fast it plays them, how long it
+/// goes on, where and how it reports. A run resumed, extended or moved to another folder
+/// with other values of these is the same run.
+const NOT_IDENTITY: [(&str, &str); 9] = [
+    ("tournament", "concurrency"),
+    ("tournament", "pairs"),
+    ("tournament", "games"),
+    ("tournament", "event"),
+    ("tournament", "affinity"),
+    ("faults", "max_crashes"),
+    ("faults", "max_time_losses"),
+    ("faults", "max_illegal_moves"),
+    ("output", "*"),
+];
+
+/// The config without the keys of [`NOT_IDENTITY`].
+fn identity(table: &toml::Table) -> toml::Table {
     let mut identity = table.clone();
-    if let Some(toml::Value::Table(t)) = identity.get_mut("tournament") {
-        t.remove("concurrency");
+    for (section, key) in NOT_IDENTITY {
+        if key == "*" {
+            identity.remove(section);
+        } else if let Some(toml::Value::Table(t)) = identity.get_mut(section) {
+            t.remove(key);
+        }
     }
-    if let Some(toml::Value::Table(o)) = identity.get_mut("output") {
-        o.remove("report_interval");
-    }
-    let text = toml::to_string(&identity).unwrap_or_default();
+    identity
+}
+
+/// FNV-1a of a byte stream, as 16 hex digits: the fingerprint of configs and files.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
+    for byte in bytes {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{hash:016x}")
+}
+
+/// The fingerprint of a file's bytes (read in chunks: opening files may be large).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn fingerprint_file(path: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let mut file = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chunk = [0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        for &byte in &chunk[..n] {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    Ok(format!("{hash:016x}"))
+}
+
+/// The hash of everything in the config that decides which games are played.
+fn run_hash(table: &toml::Table) -> String {
+    fnv1a(
+        toml::to_string(&identity(table))
+            .unwrap_or_default()
+            .into_bytes(),
+    )
+}
+
+/// The keys (dotted, e.g. `time.depth`, `engine.1.options`) whose values differ between
+/// two configs in what decides the games: why a resume with `new` is refused. Configs
+/// that do not parse differ in `(the whole config)`.
+#[must_use]
+pub fn differences(old: &str, new: &str) -> Vec<String> {
+    let (Ok(old), Ok(new)) = (old.parse::<toml::Table>(), new.parse::<toml::Table>()) else {
+        return vec!["(the whole config)".to_owned()];
+    };
+    let mut out = Vec::new();
+    diff_tables("", &identity(&old), &identity(&new), &mut out);
+    out
+}
+
+fn diff_tables(prefix: &str, old: &toml::Table, new: &toml::Table, out: &mut Vec<String>) {
+    let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    for key in keys {
+        let name = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match (old.get(key), new.get(key)) {
+            (Some(toml::Value::Table(a)), Some(toml::Value::Table(b))) => {
+                diff_tables(&name, a, b, out);
+            }
+            (Some(toml::Value::Array(a)), Some(toml::Value::Array(b)))
+                if a.len() == b.len() && a.iter().all(toml::Value::is_table) =>
+            {
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    if let (toml::Value::Table(x), toml::Value::Table(y)) = (x, y) {
+                        diff_tables(&format!("{name}.{i}"), x, y, out);
+                    }
+                }
+            }
+            (a, b) if a != b => out.push(name),
+            _ => {}
+        }
+    }
 }

@@ -30,6 +30,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The name a config uses for the kind.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Match => "match",
+            Self::Gauntlet => "gauntlet",
+            Self::RoundRobin => "round_robin",
+            Self::Ladder => "ladder",
+        }
+    }
+
     /// The kind named in a config, with the spellings people use.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {

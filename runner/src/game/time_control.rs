@@ -62,6 +62,13 @@ pub fn parse_duration(text: &str) -> Result<Duration, TimeControlError> {
 }
 
 impl TimeControl {
+    /// Whether a search under this limit is the same whatever the clock: a fixed depth or
+    /// node count.
+    #[must_use]
+    pub fn is_deterministic(self) -> bool {
+        matches!(self, TimeControl::Depth(_) | TimeControl::Nodes(_))
+    }
+
     /// Reads a clock (`40/60+0.5`, `10+0.1`, `60`) or a fixed time per move (`0.2s`, `200ms`).
     ///
     /// # Errors

@@ -1,7 +1,7 @@
-//! Outputs of a run: the journal (JSON lines), PGN, summary JSON, the text result block,
-//! the HTML report and the progress display.
+//! Outputs of a run: PGN, summary JSON, the text result block, the HTML report, the
+//! progress display, and the files a run leaves when it ends.
 
-pub mod journal;
+pub mod files;
 pub mod pgn;
 pub mod pgn_file;
 pub mod progress;

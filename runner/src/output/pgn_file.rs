@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::journal::{Journal, JournalEntry, JournalError};
 use super::pgn::{write_pgn, PgnContext};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
-use crate::schedule::finished::{game_number, FinishedGames};
+use crate::store::finished::{game_number, FinishedGames};
+use crate::store::journal::{Journal, JournalEntry, JournalError};
 
 /// Why `games.pgn` could not be written.
 #[derive(Debug, Error)]

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::config::{Kind, Plan};
-use crate::schedule::tracker::{Faults, Tracker};
+use crate::schedule::Ending;
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
+use crate::store::tracker::{Faults, Tracker};
 
 /// One engine of the run.
 #[derive(Clone, Debug, Serialize)]
@@ -94,9 +95,11 @@ pub struct Summary {
     pub status: String,
     pub exit_code: u8,
     pub engines: Vec<EngineLine>,
+    /// Games counted: both games of every complete pair (every count below is of these).
     pub games: u64,
     pub pairs: u64,
-    /// Games whose partner game was not played (counted in `reasons`, not in the statistics).
+    /// Finished games whose partner game was not played (an interrupted run): kept in
+    /// the journal for a resume, counted nowhere else.
     pub unpaired_games: u64,
     /// Pair counts `[LL, LD, DD+WL, WD, WW]` of the first pairing, first engine's view.
     pub penta: Penta,
@@ -118,6 +121,7 @@ pub struct Summary {
     pub reasons: BTreeMap<String, u64>,
     pub pairings: Vec<PairingLine>,
     pub ratings: Vec<RatingLine>,
+    /// Wall time played, over every session of the run.
     pub duration_s: f64,
     /// The runner's own cost in this session (not the engines').
     pub runner: RunnerCost,
@@ -149,8 +153,7 @@ pub fn summarize(
     plan: &Plan,
     hash: &str,
     tracker: &Tracker,
-    status: &str,
-    exit_code: u8,
+    ending: &Ending,
     duration_s: f64,
     runner: RunnerCost,
 ) -> Summary {
@@ -182,8 +185,8 @@ pub fn summarize(
         version: env!("CARGO_PKG_VERSION"),
         config_hash: hash.to_owned(),
         kind: plan.kind,
-        status: status.to_owned(),
-        exit_code,
+        status: ending.status.clone(),
+        exit_code: ending.code,
         engines: plan
             .engines
             .iter()
@@ -193,10 +196,8 @@ pub fn summarize(
                 bench: e.bench,
             })
             .collect(),
-        games: tracker.games_done() as u64,
-        pairs: (0..plan.pairings.len())
-            .map(|k| tracker.tally(k).penta.pairs())
-            .sum(),
+        games: tracker.games(),
+        pairs: tracker.pairs(),
         unpaired_games: tracker.unpaired() as u64,
         penta: first.penta,
         wins: first.wdl.wins,

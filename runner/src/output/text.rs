@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use crate::game::PlayedGame;
-use crate::output::journal::JournalEntry;
 use crate::stats::{Sprt, StatsReport, Tally};
+use crate::store::journal::JournalEntry;
 
 use super::summary::RatingLine;
 

@@ -1,11 +1,29 @@
-//! Scheduling: the games of a run (pairs, openings, colours), workers that play them
-//! concurrently on reused engines, and the coordinator that records results and stops
-//! on SPRT verdicts, fault limits or Ctrl-C.
+//! Scheduling a local run: workers that play pairs concurrently on reused engines, the
+//! coordinator that writes every finished game to the journal, keeps the counts and
+//! stops on SPRT verdicts, fault limits or a signal, and the checks before a run starts.
+//!
+//! | file | what |
+//! |---|---|
+//! | `engines.rs` | one worker's engines, and one game played on them (shared with distributed runs) |
+//! | `worker.rs` | a local worker: pairs from the queue, games to the coordinator |
+//! | `folder.rs` | the output folder: a new run, a resume, an extension; the checks before anything starts |
+//! | `ending.rs` | how a run ends: verdicts, the gate, fault limits |
+//! | `tournament.rs` | the coordinator |
 
-pub mod finished;
-pub mod jobs;
+pub mod ending;
+pub mod engines;
+pub mod folder;
 pub mod tournament;
-pub mod tracker;
 pub mod worker;
 
-pub use tournament::{run, RunError, RunMeta, RunOutcome};
+pub use ending::Ending;
+pub use tournament::{run, RunError, RunOutcome, Start};
+
+/// Whether workers may go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    Running,
+    /// Start nothing more and drop the games in progress at once (they are not recorded;
+    /// their engines are killed): an SPRT verdict, a fault limit, a signal.
+    Stopping,
+}

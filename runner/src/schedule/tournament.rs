@@ -1,33 +1,38 @@
-//! A whole run: preflight, workers, the journal, statistics after every game, SPRT and
-//! fault stops, Ctrl-C, and the files at the end.
+//! A local run: checks, preflight, workers, the journal, the counts after every game,
+//! SPRT and fault stops, signals, and the files at the end.
 //!
 //! Shutdown follows mini-redis: one `watch` channel carries the run state to every
-//! worker; SPRT verdicts set `Finishing` (games in progress end normally), fault limits
-//! and Ctrl-C set `Aborting` (games in progress are dropped, their engines killed, and
-//! the journal stays resumable). A second Ctrl-C exits at once.
+//! worker. An SPRT verdict, a fault limit or a signal sets [`RunState::Stopping`]: the
+//! games in progress are dropped (not recorded, their engines killed), so the counts are
+//! exactly those the verdict was reached on, and the journal stays resumable. A second
+//! signal exits at once.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::{mpsc, watch};
 
-use super::jobs::{Jobs, Pending};
-use super::tracker::Tracker;
-use super::worker::{worker, Finished, RunState, Shared};
-use crate::cli::exit;
+use super::ending::{self, Ending};
+use super::engines::RunContext;
+use super::folder::{self, Start as FolderStart};
+use super::worker::{worker, Report};
+use super::RunState;
 use crate::client::EngineSession;
 use crate::config::{Kind, Loaded, Plan};
-use crate::game::EndReason;
-use crate::openings::OpeningBook;
-use crate::output::journal::{Journal, JournalError};
-use crate::output::pgn_file::write_games_pgn;
+use crate::exit;
+use crate::openings::{OpeningBook, Schedule};
+use crate::output::files::{today, FilesError, RunFiles};
 use crate::output::progress::Progress;
-use crate::output::summary::{ratings, summarize, RunnerCost};
+use crate::output::summary::{ratings, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
-use crate::stats::{Estimate, StatsReport, Verdict};
+use crate::stats::{Estimate, StatsReport};
+use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
+use crate::store::layout::{Jobs, Pending};
+use crate::store::meta::{RunMeta, Shard};
+use crate::store::tracker::Tracker;
 
 /// Why a run could not start or continue.
 #[derive(Debug, Error)]
@@ -40,14 +45,27 @@ pub enum RunError {
     OutputDir(String),
     #[error(transparent)]
     Journal(#[from] JournalError),
+    #[error(transparent)]
+    Files(#[from] FilesError),
 }
 
-/// What `run.json` records about a run, to resume it safely.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunMeta {
-    pub version: String,
-    pub config_hash: String,
-    pub config: String,
+/// How a run starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Start {
+    pub folder: FolderStart,
+    /// The part of the run this folder plays (`--shard I/N`), if not all of it.
+    pub shard: Option<Shard>,
+}
+
+impl Start {
+    /// A new run of every pair.
+    #[must_use]
+    pub fn new_run() -> Start {
+        Start {
+            folder: FolderStart::New,
+            shard: None,
+        }
+    }
 }
 
 /// How a run ended.
@@ -56,39 +74,6 @@ pub struct RunOutcome {
     pub exit_code: u8,
     pub status: String,
     pub output_dir: PathBuf,
-}
-
-const JOURNAL: &str = "games.jsonl";
-
-/// Prepares the output folder: refuses to overwrite a run, and checks a resumed run is
-/// the same run.
-fn prepare_output(loaded: &Loaded, resume: bool) -> Result<(), RunError> {
-    let dir = &loaded.plan.output.dir;
-    let journal = dir.join(JOURNAL);
-    let meta_path = dir.join("run.json");
-    let out_err = |what: String| RunError::OutputDir(format!("{}: {what}", dir.display()));
-    if resume {
-        let text = std::fs::read_to_string(&meta_path)
-            .map_err(|e| out_err(format!("nothing to resume (run.json: {e})")))?;
-        let meta: RunMeta = serde_json::from_str(&text)
-            .map_err(|e| out_err(format!("run.json is damaged: {e}")))?;
-        if meta.config_hash != loaded.hash {
-            return Err(out_err("the config differs from the one the run started with (compare run.json); resume with the same config and overrides".to_owned()));
-        }
-        return Ok(());
-    }
-    if journal.exists() {
-        return Err(out_err("already holds a run (games.jsonl): add --resume to continue it, or choose another --set output.dir".to_owned()));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| out_err(format!("cannot create: {e}")))?;
-    let meta = RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        config_hash: loaded.hash.clone(),
-        config: loaded.text.clone(),
-    };
-    let text = serde_json::to_string_pretty(&meta).unwrap_or_default();
-    std::fs::write(&meta_path, text).map_err(|e| out_err(format!("cannot write run.json: {e}")))?;
-    Ok(())
 }
 
 /// Starts every engine once before anything is played, so a wrong command stops the run
@@ -113,9 +98,7 @@ async fn preflight(plan: &Plan) -> Result<(), RunError> {
 ///
 /// # Errors
 /// [`RunError::Openings`] for a file that cannot be read or a bad line.
-pub fn load_openings(
-    plan: &Plan,
-) -> Result<Option<(OpeningBook, crate::openings::Schedule)>, RunError> {
+pub fn load_openings(plan: &Plan) -> Result<Option<(OpeningBook, Schedule)>, RunError> {
     let Some(openings) = &plan.openings else {
         return Ok(None);
     };
@@ -124,165 +107,290 @@ pub fn load_openings(
     Ok(Some((book, schedule)))
 }
 
-/// Plays (or resumes) a run.
+/// The pairs a run (or its shard) still has to play.
+fn pending(plan: &Plan, tracker: &Tracker, shard: Option<Shard>) -> Pending {
+    let all = Pending::new(
+        &Jobs::new(plan.pairings.clone(), plan.pairs),
+        tracker.finished().clone(),
+    );
+    match shard {
+        Some(s) => all.shard(s.index - 1, s.count),
+        None => all,
+    }
+}
+
+/// Every pair plays the same two games when nothing varies between pairs: no opening
+/// file, and engines that search to a fixed depth or node count.
+fn identical_games_warning(plan: &Plan) -> Option<&'static str> {
+    let fixed = plan
+        .engines
+        .iter()
+        .all(|e| e.time_control.is_deterministic());
+    (plan.openings.is_none() && fixed && plan.pairs > 1).then_some(
+        "warning: no opening file and every engine searches to a fixed depth or node count: every pair will replay the same two games; add an [openings] file",
+    )
+}
+
+/// Plays (or resumes, or extends) a local run.
 ///
 /// # Errors
-/// [`RunError`] when the run cannot start: bad openings, an engine that does not start,
-/// an output folder that holds another run.
-pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> {
+/// [`RunError`] when the run cannot start: bad openings, an output folder that holds
+/// another run or cannot be written, an engine that does not start. Nothing has been
+/// started or written then.
+pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> {
     let plan = &loaded.plan;
+    let dir = plan.output.dir.clone();
+    let journal_path = dir.join(JOURNAL_FILE);
+    // The cheap checks first, the engines last: a refused run has started nothing.
     let openings = load_openings(plan)?;
-    preflight(plan).await?;
-    prepare_output(loaded, resume)?;
-    let started = Instant::now();
-    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+    let openings_input = folder::openings_input(loaded)?;
+    let resumed = match start.folder {
+        FolderStart::New => {
+            folder::check_new(&dir)?;
+            None
+        }
+        FolderStart::Resume => Some(folder::check_resume(
+            &dir,
+            loaded,
+            start.shard,
+            openings_input.as_ref(),
+        )?),
+    };
     let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
     let mut tracker = Tracker::new(names, plan.pairings.len());
-    let journal_path = plan.output.dir.join(JOURNAL);
-    if resume {
-        // The games already played, streamed from the journal into the counts.
-        Journal::scan(&journal_path, |_, entry| {
-            let job = jobs.job(entry.pair, entry.game);
-            let (a, b) = plan.pairings[job.pairing];
-            tracker.record(&entry, job.pairing, a, b);
-        })?;
-    }
-    let mut journal = Journal::open(&journal_path)?;
-    let total_games = jobs.total_pairs() * 2;
-    let progress = Progress::new(total_games, tracker.games_done() as u64);
-    if resume {
-        progress.println(&format!(
-            "Resuming {}: {} games already played",
-            plan.output.dir.display(),
-            tracker.games_done()
-        ));
-    }
-
-    let (state_tx, state_rx) = watch::channel(RunState::Running);
-    let mut stop_status: Option<(&str, u8)> = verdict_status(plan, &tracker);
-    if stop_status.is_some() {
-        let _ = state_tx.send(RunState::Finishing);
-    }
-    let pending = Pending::new(jobs, tracker.finished().clone());
-    let workers = usize::try_from(pending.remaining())
-        .map_or(plan.concurrency, |left| plan.concurrency.min(left))
-        .max(1);
-    let shared = Arc::new(Shared {
-        plan: plan.clone(),
-        openings,
-        queue: Mutex::new(pending),
-    });
-    let (results_tx, mut results_rx) = mpsc::channel::<Finished>(workers * 2);
-    let mut handles = Vec::new();
-    for _ in 0..workers {
-        handles.push(tokio::spawn(worker(
-            Arc::clone(&shared),
-            results_tx.clone(),
-            state_rx.clone(),
+    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+    let mut beyond = 0;
+    // The games already played, streamed from the journal into the counts.
+    Journal::scan(&journal_path, |_, entry| {
+        if entry.pair >= jobs.total_pairs() {
+            beyond = beyond.max(entry.pair + 1);
+        }
+        let job = jobs.job(entry.pair, entry.game);
+        let (a, b) = plan.pairings[job.pairing];
+        tracker.record(&entry, job.pairing, a, b);
+    })?;
+    if beyond > 0 {
+        return Err(RunError::OutputDir(format!(
+            "{}: the run has played pair {beyond} already: it can be extended (--pairs more than {}), not shortened",
+            dir.display(),
+            beyond.div_ceil(plan.pairings.len().max(1) as u64)
         )));
     }
-    drop(results_tx);
-
-    let interrupted = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let signal_state = state_tx.clone();
-    let signal_flag = Arc::clone(&interrupted);
-    let signals = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            signal_flag.store(true, std::sync::atomic::Ordering::SeqCst);
-            eprintln!("\nInterrupted: stopping games, killing engines, saving the results (Ctrl-C again to quit at once)");
-            let _ = signal_state.send(RunState::Aborting);
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(i32::from(exit::ABORTED));
-            }
+    preflight(plan).await?;
+    let mut meta = match resumed {
+        Some(meta) => {
+            Journal::repair(&journal_path)?;
+            meta
         }
-    });
-
-    let mut pairs_reported = completed_pairs(plan, &tracker);
-    let mut moves_played: u64 = 0;
-    while let Some(finished) = results_rx.recv().await {
-        let job = finished.job;
-        let (a, b) = plan.pairings[job.pairing];
-        if let Err(e) = journal.append(&finished.entry) {
-            progress.println(&format!("error: {e}; stopping"));
-            let _ = state_tx.send(RunState::Aborting);
-            stop_status = Some(("aborted", exit::ABORTED));
+        None => {
+            let meta = RunMeta {
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                config_hash: loaded.hash.clone(),
+                config: loaded.text.clone(),
+                openings: openings_input,
+                shard: start.shard,
+                played_s: 0.0,
+            };
+            folder::create(&dir, &meta)?;
+            meta
         }
-        tracker.record(&finished.entry, job.pairing, a, b);
-        moves_played += finished.entry.plies as u64;
-        progress.println(&finished_line(
-            job.pair * 2 + u64::from(job.game) + 1,
-            &finished.entry,
-        ));
-        progress.game_done(estimate_message(plan, &tracker));
-        let pairs = completed_pairs(plan, &tracker);
-        if pairs / plan.output.report_interval > pairs_reported / plan.output.report_interval {
-            progress.println(&report_text(plan, &tracker));
-        }
-        pairs_reported = pairs;
-        if stop_status.is_none() {
-            if let Some(reason) = fault_limit(plan, &tracker) {
-                progress.println(&format!("Aborting: {reason}"));
-                stop_status = Some(("aborted", exit::ABORTED));
-                let _ = state_tx.send(RunState::Aborting);
-            } else if let Some(status) = verdict_status(plan, &tracker) {
-                stop_status = Some(status);
-                let _ = state_tx.send(RunState::Finishing);
-            }
-        }
-    }
-    for handle in handles {
-        let _ = handle.await;
-    }
-    signals.abort();
-    progress.finish();
-
-    let was_interrupted = interrupted.load(std::sync::atomic::Ordering::SeqCst);
-    let (status, code) = if was_interrupted {
-        ("interrupted", exit::ABORTED)
-    } else {
-        stop_status.unwrap_or_else(|| final_status(plan, &tracker))
     };
-    write_games_pgn(
+    // A resume may extend the run: keep the config it now plays.
+    meta.config.clone_from(&loaded.text);
+    meta.write(&dir)
+        .map_err(|e| RunError::OutputDir(e.to_string()))?;
+
+    let session = Session::play(loaded, start, openings, tracker).await?;
+    meta.played_s += session.elapsed_s;
+    if let Err(e) = meta.write(&dir) {
+        eprintln!("warning: {e}");
+    }
+    RunFiles {
         plan,
-        &plan.output.dir.join(JOURNAL),
-        tracker.finished(),
-        today(),
-    )
-    .map_err(|e| RunError::OutputDir(e.to_string()))?;
-    let cost = RunnerCost::measure(moves_played);
-    let elapsed = started.elapsed().as_secs_f64();
-    let summary = summarize(plan, &loaded.hash, &tracker, status, code, elapsed, cost);
-    let summary_text = serde_json::to_string_pretty(&summary).unwrap_or_default();
-    std::fs::write(plan.output.dir.join("summary.json"), summary_text)
-        .map_err(|e| RunError::OutputDir(format!("cannot write summary.json: {e}")))?;
-    if let Err(e) = crate::output::report::write_report(&plan.output.dir) {
-        eprintln!("warning: the HTML report could not be written: {e}");
+        hash: &loaded.hash,
+        tracker: &session.tracker,
+        ending: &session.ending,
+        played_s: meta.played_s,
+        cost: RunnerCost::measure(session.moves),
+        date: today(),
     }
-    if completed_pairs(plan, &tracker) % plan.output.report_interval != 0
-        || completed_pairs(plan, &tracker) == 0
-    {
-        println!("{}", report_text(plan, &tracker).trim_end());
+    .write(&dir)?;
+    let tracker = &session.tracker;
+    if session.block_due {
+        println!("{}", report_text(plan, tracker).trim_end());
     }
-    println!(
-        "Finished: {status} ({} games in {:.1} s); results in {}",
-        tracker.games_done(),
-        started.elapsed().as_secs_f64(),
-        plan.output.dir.display()
+    let mut last = format!(
+        "Finished: {} games in {:.1} s, {}; results in {}",
+        tracker.games(),
+        meta.played_s,
+        session.ending.status,
+        dir.display()
     );
-    if code == exit::ABORTED {
-        println!("Resume with: xq-runner run <config> --resume (same config and --set options)");
+    if tracker.unpaired() > 0 {
+        last.push_str(&format!(
+            " ({} game{} of unfinished pairs not counted: a resume plays their partners)",
+            tracker.unpaired(),
+            if tracker.unpaired() == 1 { "" } else { "s" }
+        ));
+    }
+    println!("{last}");
+    if session.ending.is_aborted() {
+        println!("Resume with: xq-runner resume {}", dir.display());
     }
     Ok(RunOutcome {
-        exit_code: code,
-        status: status.to_owned(),
-        output_dir: plan.output.dir.clone(),
+        exit_code: session.ending.code,
+        status: session.ending.status,
+        output_dir: dir,
     })
 }
 
-fn completed_pairs(plan: &Plan, tracker: &Tracker) -> u64 {
-    (0..plan.pairings.len())
-        .map(|k| tracker.tally(k).penta.pairs())
-        .sum()
+/// One session of play: from the start (or resume) until every pair is played or the
+/// run stops.
+struct Session {
+    tracker: Tracker,
+    ending: Ending,
+    elapsed_s: f64,
+    moves: u64,
+    /// The result block was not printed at the last game: print it at the end.
+    block_due: bool,
+}
+
+impl Session {
+    async fn play(
+        loaded: &Loaded,
+        start: Start,
+        openings: Option<(OpeningBook, Schedule)>,
+        mut tracker: Tracker,
+    ) -> Result<Session, RunError> {
+        let plan = &loaded.plan;
+        let began = Instant::now();
+        let journal_path = plan.output.dir.join(JOURNAL_FILE);
+        let mut journal = Journal::open(&journal_path)?;
+        let queue = pending(plan, &tracker, start.shard);
+        let total = tracker.games_recorded() + queue.remaining_games();
+        let progress = Progress::new(total, tracker.games_recorded());
+        if start.folder == FolderStart::Resume {
+            progress.println(&format!(
+                "Resuming {}: {} games already played",
+                plan.output.dir.display(),
+                tracker.games_recorded()
+            ));
+        } else if let Some(warning) = identical_games_warning(plan) {
+            progress.println(warning);
+        }
+        let mut ending: Option<Ending> = ending::verdict(plan, &tracker);
+        let workers = if ending.is_some() {
+            0
+        } else {
+            usize::try_from(queue.remaining())
+                .map_or(plan.concurrency, |left| plan.concurrency.min(left))
+        };
+        let (state_tx, state_rx) = watch::channel(RunState::Running);
+        let (reports_tx, mut reports) = mpsc::channel::<Report>(workers.max(1) * 2);
+        let run = Arc::new(RunContext {
+            plan: plan.clone(),
+            openings,
+        });
+        let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+        let queue = Arc::new(Mutex::new(queue));
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                tokio::spawn(worker(
+                    Arc::clone(&run),
+                    jobs.clone(),
+                    Arc::clone(&queue),
+                    reports_tx.clone(),
+                    state_rx.clone(),
+                ))
+            })
+            .collect();
+        drop(reports_tx);
+        let interrupted = Arc::new(AtomicBool::new(false));
+        let signals = tokio::spawn(stop_on_signal(state_tx.clone(), Arc::clone(&interrupted)));
+
+        let interval = plan.output.report_interval;
+        let mut moves = 0;
+        let mut verdict_reached = false;
+        while let Some(report) = reports.recv().await {
+            let entry = match report {
+                Report::Game(entry) => entry,
+                Report::Failed(why) => {
+                    progress.println(&format!("error: {why}; stopping"));
+                    ending.get_or_insert_with(|| Ending::aborted(&why));
+                    let _ = state_tx.send(RunState::Stopping);
+                    continue;
+                }
+            };
+            if verdict_reached {
+                // A game that ended after the verdict is dropped like the games still in
+                // progress: the counts stay those the verdict was reached on. (Games that
+                // end after a signal or an abort are kept: the run will be resumed.)
+                continue;
+            }
+            if let Err(e) = journal.append(&entry) {
+                progress.println(&format!("error: {e}; stopping"));
+                ending.get_or_insert_with(|| Ending::aborted(&e.to_string()));
+                let _ = state_tx.send(RunState::Stopping);
+                continue;
+            }
+            let job = jobs.job(entry.pair, entry.game);
+            let (a, b) = plan.pairings[job.pairing];
+            let pairs_before = tracker.pairs();
+            tracker.record(&entry, job.pairing, a, b);
+            moves += entry.plies as u64;
+            progress.println(&finished_line(
+                job.pair * 2 + u64::from(job.game) + 1,
+                &entry,
+            ));
+            progress.game_done(estimate_message(plan, &tracker));
+            if tracker.pairs() != pairs_before && tracker.pairs() % interval == 0 {
+                progress.println(&report_text(plan, &tracker));
+            }
+            if ending.is_some() {
+                continue;
+            }
+            if let Some(reason) = ending::fault_limit(plan, &tracker) {
+                progress.println(&format!("Aborting: {reason}"));
+                ending = Some(Ending::aborted(&reason));
+            } else if let Some(verdict) = ending::verdict(plan, &tracker) {
+                ending = Some(verdict);
+                verdict_reached = true;
+            }
+            if ending.is_some() {
+                let _ = state_tx.send(RunState::Stopping);
+            }
+        }
+        for handle in handles {
+            let _ = handle.await;
+        }
+        signals.abort();
+        progress.finish();
+        let ending = if interrupted.load(Ordering::SeqCst) {
+            Ending::interrupted()
+        } else {
+            ending.unwrap_or_else(|| ending::when_complete(plan, &tracker))
+        };
+        Ok(Session {
+            block_due: tracker.pairs() % interval != 0 || tracker.pairs() == 0,
+            tracker,
+            ending,
+            elapsed_s: began.elapsed().as_secs_f64(),
+            moves,
+        })
+    }
+}
+
+/// On the first SIGINT, SIGTERM or SIGHUP: the run stops (games in progress dropped,
+/// engines killed, the results saved, resumable). On a second: exit at once.
+async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
+    if crate::signals::first().await.is_ok() {
+        interrupted.store(true, Ordering::SeqCst);
+        eprintln!("\nInterrupted: stopping games, killing engines, saving the results (again to quit at once)");
+        let _ = state.send(RunState::Stopping);
+        if crate::signals::first().await.is_ok() {
+            std::process::exit(i32::from(exit::ABORTED));
+        }
+    }
 }
 
 /// Elo and LLR for the progress bar.
@@ -304,7 +412,8 @@ fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
 }
 
 /// The result block (match) or the rating table (more engines).
-fn report_text(plan: &Plan, tracker: &Tracker) -> String {
+#[must_use]
+pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
     match plan.kind {
         Kind::Match => {
             let names = (
@@ -315,82 +424,4 @@ fn report_text(plan: &Plan, tracker: &Tracker) -> String {
         }
         Kind::Gauntlet | Kind::RoundRobin | Kind::Ladder => rating_table(&ratings(tracker)),
     }
-}
-
-/// The SPRT verdict, if one is reached.
-fn verdict_status(plan: &Plan, tracker: &Tracker) -> Option<(&'static str, u8)> {
-    let sprt = plan.sprt.as_ref()?;
-    let report = StatsReport::from_tally(&tracker.tally(0), sprt).ok()?;
-    match report.verdict {
-        Verdict::H1 => Some(("H1 accepted", exit::OK)),
-        Verdict::H0 => Some(("H0 accepted", exit::H0)),
-        Verdict::Continue => None,
-    }
-}
-
-/// The status when every game was played.
-fn final_status(plan: &Plan, tracker: &Tracker) -> (&'static str, u8) {
-    if let Some(min) = plan.gate_min_elo {
-        let e = Estimate::new(&tracker.tally(0).penta);
-        return if e.elo >= min {
-            ("gate passed", exit::OK)
-        } else {
-            ("gate failed: Elo below the minimum", exit::H0)
-        };
-    }
-    if plan.sprt.is_some() {
-        ("finished without an SPRT verdict", exit::NO_VERDICT)
-    } else {
-        ("finished", exit::OK)
-    }
-}
-
-/// Whether an engine has more faults than the config allows.
-fn fault_limit(plan: &Plan, tracker: &Tracker) -> Option<String> {
-    let limits = plan.faults;
-    for (i, engine) in plan.engines.iter().enumerate() {
-        let crashes =
-            tracker.fault_count(i, EndReason::Crash) + tracker.fault_count(i, EndReason::Stall);
-        let time = tracker.fault_count(i, EndReason::TimeForfeit);
-        let illegal = tracker.fault_count(i, EndReason::IllegalMove)
-            + tracker.fault_count(i, EndReason::NoMove);
-        let name = &engine.spec.name;
-        if crashes > u64::from(limits.max_crashes) {
-            return Some(format!(
-                "{name} crashed or stalled {crashes} times (faults.max_crashes = {})",
-                limits.max_crashes
-            ));
-        }
-        if time > u64::from(limits.max_time_losses) {
-            return Some(format!(
-                "{name} lost {time} games on time (faults.max_time_losses = {})",
-                limits.max_time_losses
-            ));
-        }
-        if illegal > u64::from(limits.max_illegal_moves) {
-            return Some(format!(
-                "{name} made {illegal} illegal or missing moves (faults.max_illegal_moves = {})",
-                limits.max_illegal_moves
-            ));
-        }
-    }
-    None
-}
-
-/// Today's date for PGN headers (`YYYY.MM.DD`), from the system clock.
-fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }

@@ -1,192 +1,55 @@
-//! A worker plays games one after another on its own engine processes, started when
-//! first needed, reused across games (new game + isready) and restarted after a fault.
+//! A local worker: takes pairs from the run's queue one at a time, plays both games of a
+//! pair one after the other on its own engines, and hands each finished game to the
+//! coordinator the moment it ends (so a game is in the journal even if its partner is
+//! never played).
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use tokio::sync::{mpsc, watch};
 
-use super::jobs::{Job, Pending};
-use crate::client::{EngineError, EngineSession};
-use crate::config::Plan;
-use crate::game::{play_game, EndReason, GameStart, Outcome, PlayedGame, Player};
-use crate::openings::{OpeningBook, Schedule};
-use crate::output::journal::JournalEntry;
+use super::engines::{Engines, RunContext};
+use super::RunState;
+use crate::store::journal::JournalEntry;
+use crate::store::layout::{Jobs, Pending};
 
-/// Whether workers may go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunState {
-    Running,
-    /// Finish the games in progress, start no new one.
-    Finishing,
-    /// Drop the games in progress at once (they are not recorded) and end.
-    Aborting,
-}
-
-/// A finished game on its way to the journal.
+/// What a worker tells the coordinator.
 #[derive(Debug)]
-pub struct Finished {
-    pub job: Job,
-    pub entry: JournalEntry,
+pub enum Report {
+    /// A finished game.
+    Game(Box<JournalEntry>),
+    /// A game could not even start: the run cannot go on as configured.
+    Failed(String),
 }
 
-/// What every worker shares.
-#[derive(Debug)]
-pub struct Shared {
-    pub plan: Plan,
-    /// The openings and the order they are played in, if the run has an opening file.
-    pub openings: Option<(OpeningBook, Schedule)>,
-    pub queue: Mutex<Pending>,
-}
-
-impl Shared {
-    /// The opening (index in the file) and start of the pairs of a round.
-    #[must_use]
-    pub fn start_for(&self, round: u64) -> (Option<usize>, GameStart) {
-        match &self.openings {
-            Some((book, schedule)) => {
-                let index = schedule.index(round);
-                let opening = &book.openings()[index];
-                (
-                    Some(index),
-                    GameStart {
-                        fen: opening.start.to_fen(),
-                        moves: opening.moves.clone(),
-                    },
-                )
-            }
-            None => (
-                None,
-                GameStart {
-                    fen: xq_core::board::START_FEN.to_owned(),
-                    moves: Vec::new(),
-                },
-            ),
-        }
-    }
-}
-
-/// Runs jobs from the queue until it is empty or the run stops.
+/// Plays pairs from `queue` until it is empty or the run stops.
 pub async fn worker(
-    shared: Arc<Shared>,
-    results: mpsc::Sender<Finished>,
+    run: Arc<RunContext>,
+    jobs: Jobs,
+    queue: Arc<Mutex<Pending>>,
+    reports: mpsc::Sender<Report>,
     mut state: watch::Receiver<RunState>,
 ) {
-    let mut sessions: HashMap<usize, EngineSession> = HashMap::new();
-    loop {
-        if *state.borrow() != RunState::Running {
-            break;
-        }
-        let next = shared.queue.lock().ok().and_then(|mut q| q.next());
-        let Some(job) = next else { break };
-        let began = Instant::now();
-        let (opening, start) = shared.start_for(job.round);
-        let mut game = None;
-        for engine in [job.red, job.black] {
-            if sessions.contains_key(&engine) {
-                continue;
-            }
-            let spec = &shared.plan.engines[engine].spec;
-            match EngineSession::start(spec, shared.plan.timeouts).await {
-                Ok(session) => {
-                    sessions.insert(engine, session);
-                }
-                Err(e) => {
-                    game = Some(start_failure(&shared.plan, &job, &start, engine, &e));
-                    break;
-                }
-            }
-        }
-        let played = match game {
-            Some(failed) => failed,
-            None => {
-                let (Some(mut red), Some(mut black)) =
-                    (sessions.remove(&job.red), sessions.remove(&job.black))
-                else {
-                    break;
-                };
-                let players = [
-                    Player {
-                        engine: &mut red,
-                        time_control: shared.plan.engines[job.red].time_control,
-                    },
-                    Player {
-                        engine: &mut black,
-                        time_control: shared.plan.engines[job.black].time_control,
-                    },
-                ];
-                let outcome = tokio::select! {
-                    outcome = play_game(&start, players, &shared.plan.settings) => Some(outcome),
-                    _ = state.wait_for(|s| *s == RunState::Aborting) => None,
-                };
-                let Some(outcome) = outcome else {
-                    red.kill().await;
-                    black.kill().await;
-                    break;
-                };
-                match outcome {
-                    Ok(played) => {
-                        for (index, session, color) in [
-                            (job.red, red, xq_core::board::Color::Red),
-                            (job.black, black, xq_core::board::Color::Black),
-                        ] {
-                            if played.faulted == Some(color) {
-                                let mut session = session;
-                                session.kill().await;
-                            } else {
-                                sessions.insert(index, session);
-                            }
-                        }
-                        played
-                    }
-                    Err(e) => {
-                        tracing::error!("pair {} game {}: {e}", job.pair, job.game);
-                        sessions.insert(job.red, red);
-                        sessions.insert(job.black, black);
-                        continue;
-                    }
-                }
-            }
+    let mut engines = Engines::default();
+    'pairs: while *state.borrow() == RunState::Running {
+        // A worker that panicked holding the lock left the queue as it was: go on.
+        let next = match queue.lock() {
+            Ok(mut q) => q.next(),
+            Err(poisoned) => poisoned.into_inner().next(),
         };
-        let duration = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let entry = JournalEntry::new(job.pair, job.game, opening, &played, duration);
-        if results.send(Finished { job, entry }).await.is_err() {
-            break;
+        let Some(pair) = next else { break };
+        for job in pair.games(&jobs) {
+            let report = match engines.play(&run, job, &mut state).await {
+                Ok(Some(entry)) => Report::Game(Box::new(entry)),
+                Ok(None) => break 'pairs,
+                Err(e) => {
+                    Report::Failed(format!("pair {} game {}: {e}", job.pair + 1, job.game + 1))
+                }
+            };
+            let failed = matches!(report, Report::Failed(_));
+            if reports.send(report).await.is_err() || failed {
+                break 'pairs;
+            }
         }
     }
-    for (_, session) in sessions.drain() {
-        session.quit().await;
-    }
-}
-
-/// The game record of an engine that could not be (re)started: a loss for it.
-fn start_failure(
-    plan: &Plan,
-    job: &Job,
-    start: &GameStart,
-    engine: usize,
-    error: &EngineError,
-) -> PlayedGame {
-    let red_failed = engine == job.red;
-    let loser = if red_failed {
-        xq_core::board::Color::Red
-    } else {
-        xq_core::board::Color::Black
-    };
-    let reason = match error {
-        EngineError::Timeout { .. } => EndReason::Stall,
-        _ => EndReason::Crash,
-    };
-    PlayedGame {
-        red: plan.engines[job.red].spec.name.clone(),
-        black: plan.engines[job.black].spec.name.clone(),
-        start_fen: start.fen.clone(),
-        opening_moves: start.moves.clone(),
-        moves: Vec::new(),
-        outcome: Outcome::loss_for(loser),
-        reason,
-        faulted: Some(loser),
-        detail: Some(format!("could not start: {error}")),
-    }
+    engines.close().await;
 }

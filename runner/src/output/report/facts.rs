@@ -107,7 +107,7 @@ impl<'a> Facts<'a> {
             (Some(s), Some(p)) => StatsReport::from_tally(&p.tally, s).ok(),
             _ => None,
         };
-        let played = tracker.games_done().max(1) as f64;
+        let played = tracker.games().max(1) as f64;
         let mean_plies = replay.plies as f64 / played;
         let mean_game_s = replay.duration_ms as f64 / played / 1000.0;
         Facts {
@@ -120,7 +120,7 @@ impl<'a> Facts<'a> {
             fault_codes,
             ratings: rating_lines,
             sprt,
-            games: tracker.games_done() as u64,
+            games: tracker.games(),
             mean_plies,
             mean_game_s,
             replay,

@@ -182,12 +182,16 @@ fn penta_card(f: &Facts<'_>) -> String {
     }
     let mut body = penta_chart(&groups);
     if let Some(p) = f.pairings.first().filter(|_| f.pairings.len() == 1) {
-        let _ = write!(
-            body,
-            "<p class=\"note\">Ptnml(0-2): [{}] &middot; {} unpaired games</p>",
-            p.tally.penta,
-            f.replay.tracker.unpaired()
-        );
+        let _ = write!(body, "<p class=\"note\">Ptnml(0-2): [{}]", p.tally.penta);
+        let unpaired = f.replay.tracker.unpaired();
+        if unpaired > 0 {
+            let _ = write!(
+                body,
+                " &middot; {unpaired} game{} of unfinished pairs not counted",
+                if unpaired == 1 { "" } else { "s" }
+            );
+        }
+        body.push_str("</p>");
     }
     format!("<section class=\"card\"><h2>Pentanomial histogram</h2>{body}</section>")
 }

@@ -13,9 +13,9 @@ use serde::Deserialize;
 use super::series::{Replay, Replayer};
 use super::ReportError;
 use crate::config::{Kind, RawConfig};
-use crate::output::journal::Journal;
-use crate::schedule::RunMeta;
 use crate::stats::{EloModel, Sprt};
+use crate::store::journal::Journal;
+use crate::store::meta::RunMeta;
 
 /// One engine as the report shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -37,7 +37,7 @@ use thiserror::Error;
 pub use facts::Facts;
 pub use input::{read_run, EngineInfo, RunInput, RunStatus};
 
-use crate::output::journal::JournalError;
+use crate::store::journal::JournalError;
 
 /// The files a report wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub enum ReportError {
 ///
 /// Works on any state of a run: no games yet, no SPRT, no openings, interrupted or still
 /// going (then without `summary.json`). A torn last journal line is dropped, as
-/// [`Journal::read_all`](crate::output::journal::Journal::read_all) does.
+/// [`Journal::read_all`](crate::store::journal::Journal::read_all) does.
 ///
 /// # Errors
 /// [`ReportError::NoRun`] when `dir` has no `run.json`; the other variants when a file

@@ -7,10 +7,10 @@
 //! (every k-th pair and always the last), which is all a chart can show and keeps a
 //! report of any length fast and small.
 
-use crate::output::journal::JournalEntry;
-use crate::schedule::jobs::Jobs;
-use crate::schedule::tracker::Tracker;
 use crate::stats::{Estimate, Sprt, Tally};
+use crate::store::journal::JournalEntry;
+use crate::store::layout::Jobs;
+use crate::store::tracker::Tracker;
 
 /// A long pairing keeps at least this many points and fewer than twice as many.
 pub const MIN_POINTS: u64 = 300;

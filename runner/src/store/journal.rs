@@ -13,6 +13,9 @@ use xq_core::board::Move;
 use crate::client::Score;
 use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
 
+/// The journal's name in a run's folder.
+pub const JOURNAL_FILE: &str = "games.jsonl";
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JournalEntry {
@@ -249,24 +252,26 @@ impl Journal {
         Ok(entries)
     }
 
-    /// Streams every complete entry with its byte offset in the file. A last line cut
-    /// off by a kill (no newline, or not valid JSON) is cut from the file so appending
-    /// continues cleanly; any other bad line is an error naming it.
+    /// Streams every complete entry with its byte offset in the file, and returns the
+    /// length of the complete lines. The file is only read, never written: a run may be
+    /// appending to it while a report reads it. A last line cut off by a kill (or still
+    /// being written: no newline, or not valid JSON) is left out; any other bad line is
+    /// an error naming it. A missing file has no entries.
     ///
     /// # Errors
     /// The file cannot be read, or a line before the last is corrupt.
-    pub fn scan(path: &Path, mut each: impl FnMut(u64, JournalEntry)) -> Result<(), JournalError> {
+    pub fn scan(path: &Path, mut each: impl FnMut(u64, JournalEntry)) -> Result<u64, JournalError> {
         let io = |source| JournalError::Io {
             path: path.to_owned(),
             source,
         };
-        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        let file = match File::open(path) {
             Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
             Err(e) => return Err(io(e)),
         };
         let mut good_len: u64 = 0;
-        let mut reader = BufReader::new(&mut file);
+        let mut reader = BufReader::new(file);
         // Bytes, not text: a line torn inside a character (names may be any UTF-8) is
         // a torn line like any other, and bad bytes inside the file get their line.
         let mut buffer = Vec::new();
@@ -274,14 +279,11 @@ impl Journal {
         loop {
             buffer.clear();
             let read = reader.read_until(b'\n', &mut buffer).map_err(io)?;
-            if read == 0 {
+            if read == 0 || !buffer.ends_with(b"\n") {
+                // The end, or a torn last line: the runner was killed while writing it.
                 break;
             }
             line_no += 1;
-            if !buffer.ends_with(b"\n") {
-                // A torn last line: the runner was killed while writing it.
-                break;
-            }
             match serde_json::from_slice::<JournalEntry>(buffer.trim_ascii_end()) {
                 Ok(entry) => {
                     each(good_len, entry);
@@ -301,11 +303,29 @@ impl Journal {
                 }
             }
         }
-        drop(reader);
+        Ok(good_len)
+    }
+
+    /// Cuts a torn last line (see [`Journal::scan`]) off the file, so that appending
+    /// continues cleanly. Only the run that owns the folder calls this, when it resumes:
+    /// every other reader leaves the file as it is.
+    ///
+    /// # Errors
+    /// The file cannot be read or cut, or a line before the last is corrupt.
+    pub fn repair(path: &Path) -> Result<(), JournalError> {
+        let good_len = Journal::scan(path, |_, _| {})?;
+        let io = |source| JournalError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let file = match OpenOptions::new().write(true).open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(io(e)),
+        };
         if file.metadata().map_err(io)?.len() != good_len {
             file.set_len(good_len).map_err(io)?;
         }
-        file.seek(SeekFrom::End(0)).map_err(io)?;
         Ok(())
     }
 
@@ -340,14 +360,21 @@ mod tests {
         journal.lines().next().unwrap_or_default()
     }
 
-    fn scanned(bytes: &[u8]) -> (Result<usize, JournalError>, u64) {
+    /// Scans a journal of these bytes; with `repair`, repairs it first. Returns the
+    /// entries found and the file's length afterwards.
+    fn scanned(bytes: &[u8], repair: bool) -> (Result<usize, JournalError>, u64) {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("games.jsonl");
         std::fs::write(&path, bytes).expect("write");
         let mut count = 0;
-        let result = Journal::scan(&path, |_, _| count += 1).map(|()| count);
+        let result = if repair {
+            Journal::repair(&path)
+        } else {
+            Ok(())
+        };
+        let result = result.and_then(|()| Journal::scan(&path, |_, _| count += 1));
         let len = std::fs::metadata(&path).map_or(0, |m| m.len());
-        (result, len)
+        (result.map(|_| count), len)
     }
 
     #[test]
@@ -356,9 +383,19 @@ mod tests {
         let mut bytes = good.clone().into_bytes();
         // `{"red":"象` cut after the first byte of the three of 象.
         bytes.extend_from_slice(&"{\"red\":\"象".as_bytes()[..9]);
-        let (result, len) = scanned(&bytes);
+        let (result, len) = scanned(&bytes, true);
         assert_eq!(result.ok(), Some(1));
         assert_eq!(len, good.len() as u64, "the torn line is cut off");
+    }
+
+    #[test]
+    fn reading_never_cuts_a_line_being_written() {
+        let good = format!("{}\n", a_line());
+        let mut bytes = good.clone().into_bytes();
+        bytes.extend_from_slice(&good.as_bytes()[..good.len() / 2]);
+        let (result, len) = scanned(&bytes, false);
+        assert_eq!(result.ok(), Some(1), "the half line is not an entry yet");
+        assert_eq!(len, bytes.len() as u64, "the file is left as it was");
     }
 
     #[test]
@@ -367,7 +404,7 @@ mod tests {
         let mut bytes = good.clone().into_bytes();
         bytes.extend_from_slice(b"\xff\xfe\n");
         bytes.extend_from_slice(good.as_bytes());
-        let (result, _) = scanned(&bytes);
+        let (result, _) = scanned(&bytes, false);
         assert!(
             matches!(result, Err(JournalError::Corrupt { line: 2, .. })),
             "{result:?}"

@@ -1,0 +1,61 @@
+//! `xq-runner resume <dir> [--pairs N] [--concurrency N]`: continues the run in a folder
+//! from the folder alone (`run.json` holds the config it plays); with more `--pairs`
+//! than it had, extends a finished run.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::exit;
+use crate::schedule::{folder, Start};
+use crate::store::meta::RunMeta;
+
+/// Arguments of `resume`.
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The output folder of the run (the one holding run.json and games.jsonl).
+    pub dir: PathBuf,
+    /// Pairs per pairing from now on: more than the run had extends it.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Games played at once in this session.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Check that the run can be resumed and print its plan, without playing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Runs `resume`.
+#[must_use]
+pub fn run(args: &ResumeArgs) -> u8 {
+    let meta = match RunMeta::read(&args.dir) {
+        Ok(meta) => meta,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let mut overrides = Vec::new();
+    if let Some(p) = args.pairs {
+        overrides.push(format!("tournament.pairs={p}"));
+    }
+    if let Some(c) = args.concurrency {
+        overrides.push(format!("tournament.concurrency={c}"));
+    }
+    let name = args.dir.join("run.json").display().to_string();
+    let mut loaded = match crate::config::parse(&name, &meta.config, &overrides) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    // The folder given is the run's folder, wherever the config said it was.
+    loaded.plan.output.dir.clone_from(&args.dir);
+    let start = Start {
+        folder: folder::Start::Resume,
+        shard: meta.shard,
+    };
+    super::run::play(&loaded, start, args.dry_run)
+}

@@ -1,0 +1,91 @@
+//! The files of a run that has ended or stopped, written from its journal and counts:
+//! `games.pgn`, `summary.json`, then `report.html` and `summary.md`. A local run writes
+//! them when it ends; `merge` and `report --db` write the same files the same way, so
+//! every tool that reads a run folder reads any run.
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use super::pgn_file::{write_games_pgn, PgnFileError};
+use super::summary::{summarize, RunnerCost};
+use crate::config::Plan;
+use crate::schedule::Ending;
+use crate::store::journal::JOURNAL_FILE;
+use crate::store::tracker::Tracker;
+
+/// Why the files of a run could not be written.
+#[derive(Debug, Error)]
+pub enum FilesError {
+    #[error(transparent)]
+    Pgn(#[from] PgnFileError),
+    #[error("{}: cannot write: {source}", .path.display())]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What the files are written from.
+#[derive(Debug)]
+pub struct RunFiles<'a> {
+    pub plan: &'a Plan,
+    pub hash: &'a str,
+    pub tracker: &'a Tracker,
+    pub ending: &'a Ending,
+    /// Wall time played over every session.
+    pub played_s: f64,
+    pub cost: RunnerCost,
+    /// The date in the PGN headers (`YYYY.MM.DD`).
+    pub date: String,
+}
+
+impl RunFiles<'_> {
+    /// Writes the files into `dir`, whose `games.jsonl` holds the games. A report that
+    /// cannot be written is a warning: the PGN and the summary are the results.
+    ///
+    /// # Errors
+    /// [`FilesError`] when the PGN or the summary cannot be written.
+    pub fn write(&self, dir: &Path) -> Result<(), FilesError> {
+        write_games_pgn(
+            self.plan,
+            &dir.join(JOURNAL_FILE),
+            &self.tracker.counted_games(),
+            self.date.clone(),
+        )?;
+        let summary = summarize(
+            self.plan,
+            self.hash,
+            self.tracker,
+            self.ending,
+            self.played_s,
+            self.cost,
+        );
+        let path = dir.join("summary.json");
+        let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+        std::fs::write(&path, text).map_err(|source| FilesError::Write { path, source })?;
+        if let Err(e) = super::report::write_report(dir) {
+            eprintln!("warning: the HTML report could not be written: {e}");
+        }
+        Ok(())
+    }
+}
+
+/// Today's date for PGN headers (`YYYY.MM.DD`), from the system clock.
+#[must_use]
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}

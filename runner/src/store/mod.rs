@@ -1,0 +1,18 @@
+//! Where the finished games of a run go and where they come from, and the counts made
+//! of them: the local journal (`games.jsonl` with `run.json` beside it), and for runs on
+//! many machines PostgreSQL. The game-playing code hands finished games to one of these
+//! sinks and knows nothing of which; the outputs read them back from either.
+//!
+//! | file | what |
+//! |---|---|
+//! | `layout.rs` | the pairs and games of a run, in play order; the pairs still to play |
+//! | `journal.rs` | one JSON line per finished game: the local store |
+//! | `finished.rs` | which games have finished, in memory that does not grow |
+//! | `tracker.rs` | the counts of a run (pairs, games, reasons, faults, ratings) |
+//! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
+
+pub mod finished;
+pub mod journal;
+pub mod layout;
+pub mod meta;
+pub mod tracker;
