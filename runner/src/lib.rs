@@ -8,6 +8,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod exit;
+pub mod fleet;
 pub mod game;
 pub mod openings;
 pub mod output;

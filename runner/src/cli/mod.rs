@@ -6,6 +6,8 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod cancel;
+pub mod db;
 pub mod judge;
 pub mod openings;
 pub mod openings_generate;
@@ -13,6 +15,9 @@ pub mod report;
 pub mod resume;
 pub mod run;
 pub mod stats;
+pub mod status;
+pub mod submit;
+pub mod worker;
 
 /// Command-line interface of `xq-runner`.
 #[derive(Debug, Parser)]
@@ -42,8 +47,19 @@ pub enum Command {
     /// Opening suites: `openings check <file>` finds every bad, finished or duplicate line;
     /// `openings generate` makes a balanced suite with an engine.
     Openings(openings::OpeningsArgs),
-    /// Write report.html and summary.md (CI job summary) for the run in an output folder.
+    /// Write report.html and summary.md (CI job summary) for the run in an output folder;
+    /// with --db ID --out DIR, write a stored run as a run folder.
     Report(report::ReportArgs),
+    /// Store a run in the database for workers on many machines; prints its id.
+    Submit(submit::SubmitArgs),
+    /// Play batches of the runs in the database until none is left (--wait: until a signal).
+    Worker(worker::WorkerArgs),
+    /// The runs in the database, or one run's state (--json for tools).
+    Status(status::StatusArgs),
+    /// Cancel a run in the database.
+    Cancel(cancel::CancelArgs),
+    /// The database schema: `db init [--worker-role ROLE]`.
+    Db(db::DbArgs),
 }
 
 /// Exit codes shared by every subcommand (defined below the CLI, since runs report them).
@@ -68,5 +84,10 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Judge(args) => judge::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Submit(args) => submit::run(&args),
+        Command::Worker(args) => worker::run(&args),
+        Command::Status(args) => status::run(&args),
+        Command::Cancel(args) => cancel::run(&args),
+        Command::Db(args) => db::run(&args),
     }
 }

@@ -1,5 +1,7 @@
 //! `xq-runner report <output-dir>`: writes `report.html` and `summary.md` into the output
 //! folder of a run (finished, interrupted or still going) from its files alone.
+//! `xq-runner report --db URL <ID> --out DIR`: writes a stored run as a run folder (the
+//! same files a local run writes).
 
 use std::path::PathBuf;
 
@@ -7,18 +9,75 @@ use clap::Args;
 
 use super::exit;
 use crate::output::report::write_report;
+use crate::store::pg::{resolve, Db};
 
 /// Arguments of `report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// The output folder of a run (the one holding run.json and games.jsonl).
-    pub dir: PathBuf,
+    /// The output folder of a run (the one holding run.json and games.jsonl), or with
+    /// --out, the id of a run in the database.
+    pub target: String,
+    /// Write the stored run with this id into DIR (needs the database: --db, XQ_DB or
+    /// the PG* variables).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The database; else XQ_DB, else the PG* variables.
+    #[arg(long)]
+    pub db: Option<String>,
 }
 
-/// Runs `report`: 0 when both files are written, 2 when the folder holds no readable run.
+/// Writes a stored run into `dir`.
+pub(crate) async fn from_db(db: &Db, id: i64, dir: &std::path::Path) -> Result<(), String> {
+    crate::fleet::report::write(db, id, dir).await
+}
+
+fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
+    let Ok(id) = args.target.parse::<i64>() else {
+        eprintln!(
+            "error: `{}` is not a run id (report --out DIR takes the id of a stored run)",
+            args.target
+        );
+        return exit::USAGE;
+    };
+    let target = match resolve(args.db.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let result = match Db::open(&target).await {
+            Ok(db) => from_db(&db, id, dir).await,
+            Err(e) => Err(e.to_string()),
+        };
+        match result {
+            Ok(()) => {
+                println!("{}", dir.join("report.html").display());
+                exit::OK
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}
+
+/// Runs `report`: 0 when the files are written, 2 when there is no readable run.
 #[must_use]
 pub fn run(args: &ReportArgs) -> u8 {
-    match write_report(&args.dir) {
+    if let Some(dir) = &args.out {
+        return report_from_db(args, dir);
+    }
+    if args.db.is_some() {
+        eprintln!("error: report --db needs --out DIR (where to write the run's files)");
+        return exit::USAGE;
+    }
+    match write_report(std::path::Path::new(&args.target)) {
         Ok(files) => {
             println!("{}", files.html.display());
             println!("{}", files.markdown.display());

@@ -1,6 +1,7 @@
 //! The engine client: spawns an engine from an argv list, speaks UCCI or UCI to it with
 //! typed messages in each direction, and measures every search itself.
 
+mod bench;
 mod from_engine;
 mod io;
 mod process;
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+pub use bench::bench_signature;
 pub use from_engine::{FromEngine, Info, Score, UCCI_MATE_THRESHOLD};
 pub use io::{Line, LineIo, MAX_LINE};
 pub use protocol::{Coordinates, Protocol};

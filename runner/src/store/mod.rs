@@ -15,4 +15,5 @@ pub mod finished;
 pub mod journal;
 pub mod layout;
 pub mod meta;
+pub mod pg;
 pub mod tracker;

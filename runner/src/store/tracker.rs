@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::finished::{game_number, FinishedGames};
 use super::journal::JournalEntry;
@@ -216,6 +216,52 @@ impl Tracker {
     #[must_use]
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+}
+
+/// The counts of a run without the set of its games: what a distributed run keeps per
+/// run in the database, where batches are whole pairs and nothing waits for a partner.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    pub tallies: Vec<Tally>,
+    pub scores: ScoreTable,
+    pub faults: Vec<Faults>,
+    pub reasons: BTreeMap<String, u64>,
+    pub live_faults: Vec<Faults>,
+}
+
+impl Tracker {
+    /// The counts, without the games.
+    #[must_use]
+    pub fn counts(&self) -> Counts {
+        Counts {
+            tallies: self.tallies.clone(),
+            scores: self.scores.clone(),
+            faults: self.faults.clone(),
+            reasons: self.reasons.clone(),
+            live_faults: self.live_faults.clone(),
+        }
+    }
+
+    /// A tracker holding `counts` of a run of these engines and pairings (empty counts
+    /// of a new run take their shape from the names and pairings).
+    #[must_use]
+    pub fn from_counts(names: Vec<String>, pairings: usize, counts: Counts) -> Tracker {
+        let mut tracker = Tracker::new(names, pairings);
+        if counts.tallies.len() == pairings {
+            tracker.tallies = counts.tallies;
+        }
+        if counts.scores.engines() == tracker.scores.engines() {
+            tracker.scores = counts.scores;
+        }
+        if counts.faults.len() == tracker.faults.len() {
+            tracker.faults = counts.faults;
+        }
+        if counts.live_faults.len() == tracker.live_faults.len() {
+            tracker.live_faults = counts.live_faults;
+        }
+        tracker.reasons = counts.reasons;
+        tracker
     }
 }
 

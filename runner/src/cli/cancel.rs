@@ -1,0 +1,46 @@
+//! `xq-runner cancel --db URL ID`: closes a run; workers drop its batches.
+
+use clap::Args;
+
+use super::exit;
+use crate::store::pg::{resolve, Db};
+
+/// Arguments of `cancel`.
+#[derive(Debug, Args)]
+pub struct CancelArgs {
+    pub id: i64,
+    /// The database; else XQ_DB, else the PG* variables.
+    #[arg(long)]
+    pub db: Option<String>,
+}
+
+/// Runs `cancel`.
+#[must_use]
+pub fn run(args: &CancelArgs) -> u8 {
+    let target = match resolve(args.db.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let result = match Db::open(&target).await {
+            Ok(db) => db.cancel(args.id).await,
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => {
+                println!("run {} cancelled", args.id);
+                exit::OK
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}

@@ -1,0 +1,75 @@
+//! `xq-runner db init --db URL [--worker-role ROLE]`: creates the schema (as the role
+//! that will own it, the one that submits and cancels) and gives a worker role what it
+//! needs.
+
+use clap::{Args, Subcommand};
+
+use super::exit;
+use crate::store::pg::{resolve, Db};
+
+/// Arguments of `db`.
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    pub command: DbCommand,
+}
+
+/// The `db` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Create the schema if it is missing (checking its version if not), and grant a
+    /// worker role what workers need.
+    Init {
+        /// The database; else XQ_DB, else the PG* variables.
+        #[arg(long)]
+        db: Option<String>,
+        /// A role (created beforehand by the database's administrator) that workers
+        /// connect as: it may read runs and claim, renew and submit batches, nothing else.
+        #[arg(long)]
+        worker_role: Option<String>,
+    },
+}
+
+/// Runs `db`.
+#[must_use]
+pub fn run(args: &DbArgs) -> u8 {
+    let DbCommand::Init { db, worker_role } = &args.command;
+    let target = match resolve(db.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let result = async {
+            let db = Db::connect(&target).await?;
+            let created = db.init().await?;
+            println!(
+                "{} {}",
+                if created {
+                    "created the xq-runner schema in"
+                } else {
+                    "the xq-runner schema is up to date in"
+                },
+                target.describe()
+            );
+            if let Some(role) = worker_role {
+                db.grant_worker(role).await?;
+                println!("granted role {role} what workers need");
+            }
+            Ok::<(), crate::store::pg::DbError>(())
+        }
+        .await;
+        match result {
+            Ok(()) => exit::OK,
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}

@@ -1,0 +1,84 @@
+//! `xq-runner status --db URL [ID] [--json]`: the runs, or one run's state.
+
+use clap::Args;
+
+use super::exit;
+use crate::fleet::status::{list_line, status};
+use crate::store::pg::{resolve, Db};
+
+/// Arguments of `status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The run; every run when left out.
+    pub id: Option<i64>,
+    /// The database; else XQ_DB, else the PG* variables.
+    #[arg(long)]
+    pub db: Option<String>,
+    /// One JSON object (with an id) or a JSON array of runs.
+    #[arg(long)]
+    pub json: bool,
+}
+
+async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
+    let Some(id) = args.id else {
+        let runs = db.runs(false).await.map_err(|e| e.to_string())?;
+        if args.json {
+            let list: Vec<serde_json::Value> = runs
+                .iter()
+                .map(|r| {
+                    serde_json::json!({"id": r.id, "title": r.title, "state": r.state,
+                        "status": r.status, "pairs": r.pairs_done, "pairs_total": r.total_pairs})
+                })
+                .collect();
+            println!("{}", serde_json::Value::Array(list));
+        } else if runs.is_empty() {
+            println!("no runs");
+        } else {
+            for run in &runs {
+                println!("{}", list_line(run));
+            }
+        }
+        return Ok(());
+    };
+    let run = db.run(id).await.map_err(|e| e.to_string())?;
+    let pairs = db.pair_states(&run).await.map_err(|e| e.to_string())?;
+    let workers = db.run_workers(id).await.map_err(|e| e.to_string())?;
+    let state = status(&run, pairs, &workers)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&state).unwrap_or_default()
+        );
+    } else {
+        print!("{}", state.to_text());
+    }
+    Ok(())
+}
+
+/// Runs `status`.
+#[must_use]
+pub fn run(args: &StatusArgs) -> u8 {
+    let target = match resolve(args.db.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let result = match Db::open(&target).await {
+            Ok(db) => show(args, &db).await,
+            Err(e) => Err(e.to_string()),
+        };
+        match result {
+            Ok(()) => exit::OK,
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}

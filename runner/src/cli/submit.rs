@@ -1,0 +1,89 @@
+//! `xq-runner submit <config.toml> --db URL [--set ...]`: validates the config as `run`
+//! does (nothing is stored when it is bad), stores the run, and prints its id alone on
+//! the last line.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::exit;
+use crate::config::load;
+use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
+use crate::store::pg::{resolve, Db};
+
+/// Arguments of `submit`.
+#[derive(Debug, Args)]
+pub struct SubmitArgs {
+    /// The run configuration (TOML).
+    pub config: PathBuf,
+    /// The database (postgres:// URL or key=value words); else XQ_DB, else the PG*
+    /// variables. Never put the password here: use ~/.pgpass or PGPASSWORD.
+    #[arg(long)]
+    pub db: Option<String>,
+    /// Change a key of the config, as for `run`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Pairs per batch handed to a worker.
+    #[arg(long, default_value_t = DEFAULT_BATCH_PAIRS)]
+    pub batch_pairs: u32,
+}
+
+/// Stores the run and returns its id, creating the schema at first use.
+pub(crate) async fn store(db: &Db, run: &crate::store::pg::runs::NewRun) -> Result<i64, String> {
+    if db.init().await.map_err(|e| e.to_string())? {
+        eprintln!("created the xq-runner schema in {}", db.target().describe());
+    }
+    db.submit(run).await.map_err(|e| e.to_string())
+}
+
+/// Runs `submit`.
+#[must_use]
+pub fn run(args: &SubmitArgs) -> u8 {
+    let loaded = match load(Some(&args.config), &args.set) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let new = match new_run(&loaded, args.batch_pairs) {
+        Ok(new) => new,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let target = match resolve(args.db.as_deref()) {
+        Ok(target) => target,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let db = match Db::connect(&target).await {
+            Ok(db) => db,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return exit::USAGE;
+            }
+        };
+        match store(&db, &new).await {
+            Ok(id) => {
+                eprintln!(
+                    "submitted run {id}: {}, {} pairs",
+                    new.title, new.total_pairs
+                );
+                println!("{id}");
+                exit::OK
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}

@@ -1,0 +1,97 @@
+//! `xq-runner worker --db URL [--concurrency N] [--name NAME] [--run ID] [--lease D]
+//! [--wait]`: plays batches of open runs until none is left (with `--wait`: until
+//! SIGTERM or Ctrl-C).
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::exit;
+use crate::fleet::worker::{work, WorkerOptions};
+use crate::game::parse_duration;
+use crate::store::pg::resolve;
+
+/// Arguments of `worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The database; else XQ_DB, else the PG* variables.
+    #[arg(long)]
+    pub db: Option<String>,
+    /// Games played at once on this machine (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// The worker's name in `status` (default: host name and process id).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Work on this run only.
+    #[arg(long)]
+    pub run: Option<i64>,
+    /// The lease of a batch, renewed every third of it (e.g. 60s, 500ms).
+    #[arg(long, default_value = "60s")]
+    pub lease: String,
+    /// Keep polling for new runs until SIGTERM or Ctrl-C.
+    #[arg(long)]
+    pub wait: bool,
+    /// Pairs asked for per batch (default: the run's).
+    #[arg(long)]
+    pub batch_pairs: Option<u64>,
+}
+
+/// The machine's name, for a worker's default name.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_owned())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "worker".to_owned())
+}
+
+/// The options of a worker, from its flags; `None` after a one-line error.
+pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
+    let target = resolve(args.db.as_deref())
+        .map_err(|e| eprintln!("error: {e}"))
+        .ok()?;
+    let lease = parse_duration(&args.lease)
+        .map_err(|e| eprintln!("error: --lease: {e}"))
+        .ok()?;
+    if lease < Duration::from_millis(300) {
+        eprintln!(
+            "error: --lease {}: at least 300ms (it is renewed every third of it)",
+            args.lease
+        );
+        return None;
+    }
+    let concurrency = match args.concurrency {
+        Some(0) => {
+            eprintln!("error: --concurrency 0: at least 1");
+            return None;
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    Some(WorkerOptions {
+        target,
+        name: args
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id())),
+        concurrency,
+        run: args.run,
+        lease,
+        wait: args.wait,
+        batch_pairs: args.batch_pairs,
+        poll: (lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(5)),
+    })
+}
+
+/// Runs `worker`.
+#[must_use]
+pub fn run(args: &WorkerArgs) -> u8 {
+    let Some(options) = options(args) else {
+        return exit::USAGE;
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(work(options))
+}

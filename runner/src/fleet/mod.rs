@@ -1,0 +1,20 @@
+//! Runs on many machines, coordinated by PostgreSQL: a run is submitted once, workers
+//! anywhere claim batches of whole pairs under a lease, play them with the same game code
+//! as a local run, and commit each batch's games and the run's counts in one
+//! transaction; the transaction that reaches a verdict closes the run.
+//!
+//! | file | what |
+//! |---|---|
+//! | `prepare.rs` | a stored run made ready to play on this machine (config, openings, bench check) |
+//! | `batch.rs` | one batch played on the worker's engine slots |
+//! | `worker.rs` | the worker loop: claim, play, renew, submit, retry, stop |
+//! | `submit.rs` | storing a run |
+//! | `status.rs` | the state of a run, as text or JSON |
+//! | `report.rs` | a run's games and counts written as a run folder |
+
+pub mod batch;
+pub mod prepare;
+pub mod report;
+pub mod status;
+pub mod submit;
+pub mod worker;

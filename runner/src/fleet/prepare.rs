@@ -1,0 +1,64 @@
+//! A stored run made ready to play here: its config read with the same validation as a
+//! local run, its opening file checked against the fingerprint taken at submit, and, when
+//! the config gives them, every engine's bench signature checked (fishtest's check for a
+//! wrong build). A run that fails these is refused by this worker, visibly in `status`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::client::bench_signature;
+use crate::config::{parse, Loaded};
+use crate::schedule::engines::RunContext;
+use crate::schedule::tournament::load_openings;
+use crate::store::meta::InputFile;
+use crate::store::pg::runs::RunRow;
+
+/// How long an engine's bench may take.
+const BENCH_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A run ready to be played on this machine.
+#[derive(Debug)]
+pub struct Prepared {
+    pub loaded: Loaded,
+    pub context: Arc<RunContext>,
+}
+
+/// Makes a stored run ready, or says why this worker cannot play it.
+///
+/// # Errors
+/// The reason, one line: the config no longer validates here, the opening file is
+/// missing or differs, an engine's bench signature differs.
+pub async fn prepare(run: &RunRow) -> Result<Prepared, String> {
+    let loaded = parse(&format!("run {} (stored config)", run.id), &run.config, &[])
+        .map_err(|e| e.to_string())?;
+    let plan = &loaded.plan;
+    if let (Some(openings), Some(expected)) = (&plan.openings, &run.openings_fingerprint) {
+        let here = InputFile::of(&openings.path)
+            .map_err(|e| format!("{}: cannot read: {e}", openings.path.display()))?;
+        if &here.fingerprint != expected {
+            return Err(format!(
+                "{}: differs from the file the run was submitted with (fingerprint {} here, {expected} there)",
+                openings.path.display(),
+                here.fingerprint
+            ));
+        }
+    }
+    for engine in &plan.engines {
+        let Some(&expected) = run.bench.get(&engine.spec.name) else {
+            continue;
+        };
+        let here = bench_signature(&engine.spec, BENCH_TIMEOUT).await?;
+        if here != expected {
+            return Err(format!(
+                "engine {}: bench signature {here} here, the run expects {expected} (a different build)",
+                engine.spec.name
+            ));
+        }
+    }
+    let openings = load_openings(plan).map_err(|e| e.to_string())?;
+    let context = Arc::new(RunContext {
+        plan: plan.clone(),
+        openings,
+    });
+    Ok(Prepared { loaded, context })
+}

@@ -1,0 +1,44 @@
+//! Storing a run: the config validated exactly as `run` validates it, the opening file
+//! read whole and fingerprinted, the engines' bench signatures (when the config gives
+//! them) recorded for the workers to check.
+
+use std::collections::BTreeMap;
+
+use crate::config::{Kind, Loaded};
+use crate::schedule::folder::openings_input;
+use crate::schedule::tournament::load_openings;
+use crate::store::pg::runs::NewRun;
+
+/// Pairs per batch when the submit does not say: small enough that an SPRT stops soon
+/// after its verdict and a lost worker costs little, large enough that the database's
+/// cost per game stays small.
+pub const DEFAULT_BATCH_PAIRS: u32 = 4;
+
+/// The run to store for a loaded config.
+///
+/// # Errors
+/// One line: a bad opening file.
+pub fn new_run(loaded: &Loaded, batch_pairs: u32) -> Result<NewRun, String> {
+    let plan = &loaded.plan;
+    load_openings(plan).map_err(|e| e.to_string())?;
+    let openings = openings_input(loaded).map_err(|e| e.to_string())?;
+    let names: Vec<&str> = plan.engines.iter().map(|e| e.spec.name.as_str()).collect();
+    let title = match plan.kind {
+        Kind::Match => names.join(" vs "),
+        kind => format!("{} of {}", kind.name(), names.join(", ")),
+    };
+    let bench: BTreeMap<String, u64> = plan
+        .engines
+        .iter()
+        .filter_map(|e| Some((e.spec.name.clone(), e.bench?)))
+        .collect();
+    Ok(NewRun {
+        title,
+        config: loaded.text.clone(),
+        config_hash: loaded.hash.clone(),
+        openings_fingerprint: openings.map(|o| o.fingerprint),
+        bench,
+        total_pairs: plan.pairs * plan.pairings.len() as u64,
+        batch_pairs: batch_pairs.max(1),
+    })
+}

@@ -1,0 +1,391 @@
+//! The worker: claims a batch of an open run, plays it on its own engines with the same
+//! game code as a local run, renews the lease while it plays, and submits the games and
+//! the run's new counts in one transaction; then the next batch. The transaction that
+//! reaches a verdict (or a fault limit, or the last pair) closes the run.
+//!
+//! The server may go away: every call is retried with backoff on a new connection, and a
+//! played batch is kept until it is committed or its lease is known lost (another worker
+//! has it; the claim's token then refuses the late result). A signal drops the batch in
+//! play, kills every engine and gives the batch back.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
+
+use super::batch::{self, Played};
+use super::prepare::{prepare, Prepared};
+use crate::exit;
+use crate::schedule::ending::{self, Ending};
+use crate::schedule::engines::Engines;
+use crate::schedule::RunState;
+use crate::store::journal::JournalEntry;
+use crate::store::pg::batches::{Claim, Closing, Decision};
+use crate::store::pg::runs::RunRow;
+use crate::store::pg::{Db, DbError, Target};
+use crate::store::tracker::{Counts, Tracker};
+
+/// How a worker works.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    pub target: Target,
+    pub name: String,
+    /// Games played at once (one per slot).
+    pub concurrency: usize,
+    /// Only this run.
+    pub run: Option<i64>,
+    /// The lease of a batch; renewed every third of it.
+    pub lease: Duration,
+    /// Keep polling for new runs until a signal.
+    pub wait: bool,
+    /// Pairs asked for per batch (the run's own size when `None`).
+    pub batch_pairs: Option<u64>,
+    /// Pause between looks for work when there is none.
+    pub poll: Duration,
+}
+
+/// The longest pause between two tries at a database that went away.
+const MAX_BACKOFF: Duration = Duration::from_secs(8);
+
+/// Why the worker stopped.
+#[derive(Debug)]
+enum Stop {
+    /// A signal.
+    Signal,
+    /// An answer that will not change (a bad run id, a schema of another version).
+    Fatal(DbError),
+}
+
+/// The worker's connection, opened again whenever it breaks.
+struct Link {
+    db: Db,
+    stop: watch::Receiver<bool>,
+}
+
+/// Runs a database call until it succeeds or fails for good, reconnecting with backoff
+/// while the server is away: `retry!(link, "what", |db| db.call(...))`.
+macro_rules! retry {
+    ($link:expr, $what:expr, |$db:ident| $call:expr) => {{
+        let mut pause = Duration::from_millis(250);
+        loop {
+            if *$link.stop.borrow() {
+                break Err(Stop::Signal);
+            }
+            let result = {
+                let $db = &mut $link.db;
+                $call.await
+            };
+            match result {
+                Ok(value) => break Ok(value),
+                Err(e) => {
+                    if let Err(stop) = $link.recover($what, e, &mut pause).await {
+                        break Err(stop);
+                    }
+                }
+            }
+        }
+    }};
+}
+
+impl Link {
+    /// After a failed call: for a server that went away, waits and reconnects (the
+    /// caller tries again); any other error ends the worker.
+    async fn recover(&mut self, what: &str, e: DbError, pause: &mut Duration) -> Result<(), Stop> {
+        if !(e.is_transient() || self.db.is_closed()) {
+            return Err(Stop::Fatal(e));
+        }
+        tracing::warn!("{what}: {e}; trying again in {:.1} s", pause.as_secs_f64());
+        self.sleep(*pause).await?;
+        *pause = (*pause * 2).min(MAX_BACKOFF);
+        if let Ok(db) = self.db.reopen().await {
+            self.db = db;
+        }
+        Ok(())
+    }
+
+    /// Sleeps, unless a signal comes first.
+    async fn sleep(&mut self, pause: Duration) -> Result<(), Stop> {
+        tokio::select! {
+            () = tokio::time::sleep(pause) => Ok(()),
+            _ = self.stop.wait_for(|s| *s) => Err(Stop::Signal),
+        }
+    }
+}
+
+/// What the worker keeps per run.
+struct Assignment {
+    prepared: Prepared,
+    slots: Vec<Engines>,
+}
+
+/// Adds a batch's games to the stored counts and decides whether the run ends.
+fn decide(
+    run: &Prepared,
+    counts: Counts,
+    entries: &[JournalEntry],
+    done: u64,
+    total: u64,
+) -> Decision {
+    let plan = &run.loaded.plan;
+    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+    let mut tracker = Tracker::from_counts(names, plan.pairings.len(), counts);
+    let jobs = crate::store::layout::Jobs::new(plan.pairings.clone(), plan.pairs);
+    for entry in entries {
+        let job = jobs.job(entry.pair, entry.game);
+        let (a, b) = plan.pairings[job.pairing];
+        tracker.record(entry, job.pairing, a, b);
+    }
+    let ending = if let Some(reason) = ending::fault_limit(plan, &tracker) {
+        Some(Ending::aborted(&reason))
+    } else if let Some(verdict) = ending::verdict(plan, &tracker) {
+        Some(verdict)
+    } else if done >= total {
+        Some(ending::when_complete(plan, &tracker))
+    } else {
+        None
+    };
+    Decision {
+        counts: tracker.counts(),
+        closing: ending.map(|e| Closing {
+            state: if e.is_aborted() {
+                "aborted"
+            } else {
+                "finished"
+            },
+            status: e.status,
+            exit_code: e.code,
+        }),
+    }
+}
+
+/// Works until there is nothing left to do (or, with `wait`, until a signal). Returns
+/// the exit code: 0 done, 2 bad input (an unknown or cancelled run, a database that
+/// cannot be used), 4 stopped by a signal or an aborted run.
+pub async fn work(options: WorkerOptions) -> u8 {
+    let (stop_tx, stop) = watch::channel(false);
+    tokio::spawn(async move {
+        if crate::signals::first().await.is_ok() {
+            eprintln!(
+                "\nStopping: dropping the batch in play, killing engines (again to quit at once)"
+            );
+            let _ = stop_tx.send(true);
+            if crate::signals::first().await.is_ok() {
+                std::process::exit(i32::from(exit::ABORTED));
+            }
+        }
+    });
+    let db = match Db::open(&options.target).await {
+        Ok(db) => db,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let mut link = Link { db, stop };
+    let mut assignments: HashMap<i64, Assignment> = HashMap::new();
+    let code = match work_loop(&options, &mut link, &mut assignments).await {
+        Ok(code) => code,
+        Err(Stop::Signal) => exit::ABORTED,
+        Err(Stop::Fatal(e)) => {
+            eprintln!("error: {e}");
+            exit::USAGE
+        }
+    };
+    for (_, a) in assignments.drain() {
+        batch::close(a.slots).await;
+    }
+    code
+}
+
+async fn work_loop(
+    options: &WorkerOptions,
+    link: &mut Link,
+    assignments: &mut HashMap<i64, Assignment>,
+) -> Result<u8, Stop> {
+    let mut refused: HashSet<i64> = HashSet::new();
+    loop {
+        let concurrency = options.concurrency;
+        retry!(link, "heartbeat", |db| db.heartbeat(
+            &options.name,
+            None,
+            concurrency
+        ))?;
+        let runs: Vec<RunRow> = match options.run {
+            Some(id) => {
+                let run = retry!(link, "reading the run", |db| db.run(id))?;
+                if !run.is_open() {
+                    return Ok(closed_run_code(&run));
+                }
+                vec![run]
+            }
+            None => retry!(link, "reading the runs", |db| db.runs(true))?,
+        };
+        let mut claimed = None;
+        let mut waiting_for_leases = false;
+        for run in &runs {
+            if refused.contains(&run.id) {
+                continue;
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = assignments.entry(run.id) {
+                match prepare(run).await {
+                    Ok(prepared) => {
+                        slot.insert(Assignment {
+                            prepared,
+                            slots: Vec::new(),
+                        });
+                    }
+                    Err(why) => {
+                        eprintln!("refusing run {}: {why}", run.id);
+                        retry!(link, "refusing a run", |db| db.refuse(
+                            run.id,
+                            &options.name,
+                            &why
+                        ))?;
+                        refused.insert(run.id);
+                        continue;
+                    }
+                }
+            }
+            let pairs = options
+                .batch_pairs
+                .unwrap_or(u64::from(run.batch_pairs))
+                .max(1);
+            let claim = retry!(link, "claiming a batch", |db| db.claim(
+                run.id,
+                &options.name,
+                pairs,
+                options.lease
+            ))?;
+            match claim {
+                Some(claim) => {
+                    claimed = Some(claim);
+                    break;
+                }
+                None => waiting_for_leases |= run.next_pair >= run.total_pairs && run.is_open(),
+            }
+        }
+        let Some(claim) = claimed else {
+            if options.run.is_some() && refused.contains(&options.run.unwrap_or_default()) {
+                return Ok(exit::USAGE);
+            }
+            if waiting_for_leases || options.wait {
+                // Pairs under other workers' leases: if those workers die, this one
+                // takes the pairs over, so none is left unplayed.
+                link.sleep(options.poll).await?;
+                continue;
+            }
+            return Ok(exit::OK);
+        };
+        let Some(assignment) = assignments.get_mut(&claim.run) else {
+            continue;
+        };
+        play_and_submit(options, link, assignment, &claim).await?;
+    }
+}
+
+/// The exit code of `worker --run ID` for a run that is not open.
+fn closed_run_code(run: &RunRow) -> u8 {
+    match run.state.as_str() {
+        "cancelled" => {
+            eprintln!("error: run {} was cancelled", run.id);
+            exit::USAGE
+        }
+        "aborted" => {
+            eprintln!("error: run {} was aborted: {}", run.id, run.status);
+            exit::ABORTED
+        }
+        _ => exit::OK,
+    }
+}
+
+/// Plays a claimed batch, renewing its lease, and submits it.
+async fn play_and_submit(
+    options: &WorkerOptions,
+    link: &mut Link,
+    assignment: &mut Assignment,
+    claim: &Claim,
+) -> Result<(), Stop> {
+    let began = Instant::now();
+    let (batch_tx, batch_rx) = watch::channel(RunState::Running);
+    let context = std::sync::Arc::clone(&assignment.prepared.context);
+    let mut renewal = tokio::time::interval(options.lease / 3);
+    renewal.tick().await;
+    let mut stop = link.stop.clone();
+    let played = {
+        let play = batch::play(&context, claim, &mut assignment.slots, batch_rx);
+        tokio::pin!(play);
+        loop {
+            tokio::select! {
+                played = &mut play => break played,
+                _ = renewal.tick() => {
+                    match link.db.renew(claim, options.lease).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            tracing::warn!("batch {} is lost (another worker has it, or the run closed): dropping it", claim.batch);
+                            let _ = batch_tx.send(RunState::Stopping);
+                        }
+                        Err(e) => {
+                            // Keep playing: the lease may still hold when the server is back.
+                            tracing::warn!("renewing batch {}: {e}", claim.batch);
+                            if link.db.is_closed() {
+                                if let Ok(db) = link.db.reopen().await {
+                                    link.db = db;
+                                }
+                            }
+                        }
+                    }
+                }
+                _ = stop.wait_for(|s| *s) => {
+                    let _ = batch_tx.send(RunState::Stopping);
+                }
+            }
+        }
+    };
+    let entries = match played {
+        Played::Whole(entries) => entries,
+        Played::Dropped => {
+            let _ = link.db.release(claim).await;
+            return if *link.stop.borrow() {
+                Err(Stop::Signal)
+            } else {
+                Ok(())
+            };
+        }
+        Played::Failed(why) => {
+            eprintln!(
+                "error: run {}: {why}; this worker leaves the run",
+                claim.run
+            );
+            let _ = link.db.release(claim).await;
+            retry!(link, "refusing a run", |db| db.refuse(
+                claim.run,
+                &options.name,
+                &why
+            ))?;
+            return Ok(());
+        }
+    };
+    let faults = entries.iter().filter(|e| e.reason.is_fault()).count() as u64;
+    let busy = began.elapsed();
+    let prepared = &assignment.prepared;
+    let result = retry!(link, "submitting a batch", |db| db.submit_batch(
+        claim,
+        &entries,
+        faults,
+        busy,
+        |counts, done, total| decide(prepared, counts, &entries, done, total)
+    ));
+    match result {
+        Ok(Some(closing)) => {
+            println!("run {}: {} ({})", claim.run, closing.status, closing.state);
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(Stop::Fatal(DbError::LeaseLost(why) | DbError::RunClosed(why))) => {
+            // Another worker has the pairs, or the run ended: this result must not count.
+            tracing::warn!("batch {} not counted: {why}", claim.batch);
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}

@@ -1,0 +1,165 @@
+//! PostgreSQL as the store of runs played on many machines: the schema (`schema.sql`),
+//! connecting as libpq would (`connect.rs`), runs (`runs.rs`: submit, cancel, status,
+//! games) and batches (`batches.rs`: claim, renew, release, submit under a lease).
+//!
+//! Every statement a worker runs is a function of the schema, called in short
+//! transactions; the counts of a run live in its row, read and written whole under the
+//! row's lock, so every batch's games and counts commit together or not at all.
+
+pub mod batches;
+pub mod connect;
+pub mod runs;
+pub mod schema;
+
+use thiserror::Error;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::Client;
+
+pub use connect::{resolve, Source, Target};
+
+/// Why the database could not be used.
+#[derive(Debug, Error)]
+pub enum DbError {
+    /// The address, the TLS settings or a password given where it must not be.
+    #[error("database: {0}")]
+    Config(String),
+    /// The server cannot be reached, or refused the login.
+    #[error("cannot connect to {target}: {why}")]
+    Connect { target: String, why: String },
+    /// No schema, or one of another version.
+    #[error("{0}")]
+    Schema(String),
+    /// A statement failed (the connection broke, a permission is missing).
+    #[error("database: {0}")]
+    Query(String),
+    /// The batch is no longer this worker's: its lease was lost and it went to another.
+    #[error("{0}")]
+    LeaseLost(String),
+    /// The run is closed (a verdict, cancelled, aborted).
+    #[error("{0}")]
+    RunClosed(String),
+    /// No run with this id.
+    #[error("no run {0} in the database")]
+    NoRun(i64),
+}
+
+impl DbError {
+    /// Whether trying again later may help: the server went away or the connection
+    /// broke, as opposed to an answer that will not change.
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        match self {
+            DbError::Connect { .. } => true,
+            DbError::Query(why) => why.starts_with("connection:"),
+            _ => false,
+        }
+    }
+}
+
+/// A statement's error in one line: the server's message, or the connection's.
+fn query_error(e: &tokio_postgres::Error) -> DbError {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code().code();
+        let message = db.message().to_owned();
+        return match code {
+            "XQ001" => DbError::LeaseLost(message),
+            "XQ002" => DbError::RunClosed(message),
+            _ if *db.code() == SqlState::INSUFFICIENT_PRIVILEGE => {
+                DbError::Query(format!("permission denied: {message}"))
+            }
+            _ => DbError::Query(message),
+        };
+    }
+    // Closed connections, I/O errors and the like: the server may come back.
+    DbError::Query(format!("connection: {e}"))
+}
+
+/// Drives a connection until it ends (the client's statements go through it).
+async fn drive<F: std::future::Future<Output = Result<(), tokio_postgres::Error>>>(connection: F) {
+    if let Err(e) = connection.await {
+        tracing::debug!("database connection ended: {e}");
+    }
+}
+
+/// An open connection to the runner's database.
+#[derive(Debug)]
+pub struct Db {
+    client: Client,
+    target: Target,
+}
+
+impl Db {
+    /// Connects and checks the schema's version (see [`schema::check`]).
+    ///
+    /// # Errors
+    /// [`DbError::Connect`] when the server cannot be reached or refuses the login,
+    /// [`DbError::Schema`] for a missing schema or another version.
+    pub async fn open(target: &Target) -> Result<Db, DbError> {
+        let db = Db::connect(target).await?;
+        schema::check(&db.client).await?;
+        Ok(db)
+    }
+
+    /// Connects without looking at the schema (`db init`, and a submit creating it).
+    ///
+    /// # Errors
+    /// [`DbError::Connect`].
+    pub async fn connect(target: &Target) -> Result<Db, DbError> {
+        let failed = |e: tokio_postgres::Error| DbError::Connect {
+            target: target.describe(),
+            why: e
+                .as_db_error()
+                .map_or_else(|| e.to_string(), |d| d.message().to_owned()),
+        };
+        // libpq uses no TLS on a Unix socket: the connection never leaves the machine.
+        let local = matches!(
+            target.config.get_hosts().first(),
+            Some(tokio_postgres::config::Host::Unix(_))
+        );
+        let client = if local {
+            let (client, connection) = target
+                .config
+                .connect(tokio_postgres::NoTls)
+                .await
+                .map_err(failed)?;
+            tokio::spawn(drive(connection));
+            client
+        } else {
+            let (client, connection) = target
+                .config
+                .connect(target.tls_connector()?)
+                .await
+                .map_err(failed)?;
+            tokio::spawn(drive(connection));
+            client
+        };
+        Ok(Db {
+            client,
+            target: target.clone(),
+        })
+    }
+
+    /// Whether the connection is gone (the server restarted, the network dropped).
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.client.is_closed()
+    }
+
+    /// The same target, connected again.
+    ///
+    /// # Errors
+    /// As [`Db::open`].
+    pub async fn reopen(&self) -> Result<Db, DbError> {
+        Db::open(&self.target).await
+    }
+
+    /// The target, for messages.
+    #[must_use]
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    pub(crate) fn client(&self) -> &Client {
+        &self.client
+    }
+}

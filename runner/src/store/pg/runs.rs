@@ -1,0 +1,299 @@
+//! Runs in the database: submit, cancel, read one or all, the pairs claimed, the workers
+//! of a run, and its games in order (for `report`).
+
+use std::collections::BTreeMap;
+
+use tokio_postgres::Row;
+
+use super::{query_error, Db, DbError};
+use crate::store::tracker::Counts;
+
+/// A run to store.
+#[derive(Clone, Debug)]
+pub struct NewRun {
+    pub title: String,
+    /// The config as played (overrides applied), TOML.
+    pub config: String,
+    pub config_hash: String,
+    pub openings_fingerprint: Option<String>,
+    /// The bench signature each engine must show, by engine name.
+    pub bench: BTreeMap<String, u64>,
+    pub total_pairs: u64,
+    pub batch_pairs: u32,
+}
+
+/// A stored run.
+#[derive(Clone, Debug)]
+pub struct RunRow {
+    pub id: i64,
+    pub title: String,
+    pub config: String,
+    pub config_hash: String,
+    pub openings_fingerprint: Option<String>,
+    pub bench: BTreeMap<String, u64>,
+    pub total_pairs: u64,
+    pub batch_pairs: u32,
+    pub next_pair: u64,
+    pub pairs_done: u64,
+    pub games_done: u64,
+    pub counts: Counts,
+    pub state: String,
+    pub status: String,
+    pub exit_code: Option<u8>,
+    /// Seconds from the submit to the end (or to now while open).
+    pub age_s: f64,
+}
+
+const RUN_COLUMNS: &str = "id, title, config, config_hash, openings_fingerprint, bench::text,
+    total_pairs, batch_pairs, next_pair, pairs_done, games_done, counts::text, state, status,
+    exit_code, extract(epoch from coalesce(ended_at, now()) - created_at)::float8";
+
+fn unsigned(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+impl RunRow {
+    fn from_row(row: &Row) -> Result<RunRow, DbError> {
+        let damaged = |what: &str, e: serde_json::Error| {
+            DbError::Query(format!(
+                "run {}: {what} is damaged: {e}",
+                row.get::<_, i64>(0)
+            ))
+        };
+        let bench: String = row.get(5);
+        let counts: String = row.get(11);
+        Ok(RunRow {
+            id: row.get(0),
+            title: row.get(1),
+            config: row.get(2),
+            config_hash: row.get(3),
+            openings_fingerprint: row.get(4),
+            bench: serde_json::from_str(&bench).map_err(|e| damaged("bench", e))?,
+            total_pairs: unsigned(row.get(6)),
+            batch_pairs: u32::try_from(row.get::<_, i32>(7)).unwrap_or(1),
+            next_pair: unsigned(row.get(8)),
+            pairs_done: unsigned(row.get(9)),
+            games_done: unsigned(row.get(10)),
+            counts: serde_json::from_str(&counts).map_err(|e| damaged("counts", e))?,
+            state: row.get(12),
+            status: row.get(13),
+            exit_code: row
+                .get::<_, Option<i32>>(14)
+                .and_then(|c| u8::try_from(c).ok()),
+            age_s: row.get(15),
+        })
+    }
+
+    /// Whether the run still hands out batches.
+    #[must_use]
+    pub fn is_open(&self) -> bool {
+        self.state == "open"
+    }
+}
+
+/// What one worker did for a run.
+#[derive(Clone, Debug)]
+pub struct RunWorker {
+    pub name: String,
+    pub batches: u64,
+    pub games: u64,
+    pub faults: u64,
+    /// Wall time the worker spent on this run's batches, summed over its batches.
+    pub busy_s: f64,
+    /// Seconds since the worker was last heard of.
+    pub seen_s_ago: Option<f64>,
+    pub refused: Option<String>,
+}
+
+/// How the pairs of a run stand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairStates {
+    pub done: u64,
+    /// In batches under a live lease.
+    pub claimed: u64,
+    /// In batches whose lease ran out (waiting for another worker).
+    pub expired: u64,
+    /// Never handed out.
+    pub left: u64,
+}
+
+impl Db {
+    /// Stores a new run; returns its id.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn submit(&self, run: &NewRun) -> Result<i64, DbError> {
+        let bench = serde_json::to_string(&run.bench).unwrap_or_else(|_| "{}".to_owned());
+        let counts = serde_json::to_string(&Counts::default()).unwrap_or_else(|_| "{}".to_owned());
+        let row = self
+            .client()
+            .query_one(
+                "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
+                     total_pairs, batch_pairs, counts)
+                 VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8::text::jsonb) RETURNING id",
+                &[
+                    &run.title,
+                    &run.config,
+                    &run.config_hash,
+                    &run.openings_fingerprint,
+                    &bench,
+                    &i64::try_from(run.total_pairs).unwrap_or(i64::MAX),
+                    &i32::try_from(run.batch_pairs).unwrap_or(i32::MAX),
+                    &counts,
+                ],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(row.get(0))
+    }
+
+    /// One run.
+    ///
+    /// # Errors
+    /// [`DbError::NoRun`], [`DbError::Query`].
+    pub async fn run(&self, id: i64) -> Result<RunRow, DbError> {
+        let row = self
+            .client()
+            .query_opt(
+                &format!("SELECT {RUN_COLUMNS} FROM xq.runs WHERE id = $1"),
+                &[&id],
+            )
+            .await
+            .map_err(|e| query_error(&e))?
+            .ok_or(DbError::NoRun(id))?;
+        RunRow::from_row(&row)
+    }
+
+    /// Every run, newest last; only the open ones with `open_only`.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn runs(&self, open_only: bool) -> Result<Vec<RunRow>, DbError> {
+        let filter = if open_only {
+            "WHERE state = 'open'"
+        } else {
+            ""
+        };
+        let rows = self
+            .client()
+            .query(
+                &format!("SELECT {RUN_COLUMNS} FROM xq.runs {filter} ORDER BY id"),
+                &[],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        rows.iter().map(RunRow::from_row).collect()
+    }
+
+    /// Cancels an open run: no batch is handed out any more, and results in flight are
+    /// refused.
+    ///
+    /// # Errors
+    /// [`DbError::NoRun`]; [`DbError::RunClosed`] when it is not open.
+    pub async fn cancel(&self, id: i64) -> Result<(), DbError> {
+        let changed = self
+            .client()
+            .execute(
+                "UPDATE xq.runs SET state = 'cancelled', status = 'cancelled', exit_code = 4,
+                     ended_at = now() WHERE id = $1 AND state = 'open'",
+                &[&id],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        if changed == 0 {
+            let run = self.run(id).await?;
+            return Err(DbError::RunClosed(format!(
+                "run {id} is {} already",
+                run.state
+            )));
+        }
+        Ok(())
+    }
+
+    /// How the pairs of a run stand.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn pair_states(&self, run: &RunRow) -> Result<PairStates, DbError> {
+        let row = self
+            .client()
+            .query_one(
+                "SELECT coalesce(sum(pairs) FILTER (WHERE lease_until >= now()), 0)::int8,
+                        coalesce(sum(pairs) FILTER (WHERE lease_until < now()), 0)::int8
+                 FROM xq.batches WHERE run_id = $1 AND state = 'claimed'",
+                &[&run.id],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(PairStates {
+            done: run.pairs_done,
+            claimed: unsigned(row.get(0)),
+            expired: unsigned(row.get(1)),
+            left: run.total_pairs.saturating_sub(run.next_pair),
+        })
+    }
+
+    /// The workers of a run, by name.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn run_workers(&self, id: i64) -> Result<Vec<RunWorker>, DbError> {
+        let rows = self
+            .client()
+            .query(
+                "SELECT w.worker, w.batches, w.games, w.faults, w.busy_s,
+                        extract(epoch from now() - k.last_seen)::float8, w.refused
+                 FROM xq.run_workers w LEFT JOIN xq.workers k ON k.name = w.worker
+                 WHERE w.run_id = $1 ORDER BY w.worker",
+                &[&id],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(rows
+            .iter()
+            .map(|r| RunWorker {
+                name: r.get(0),
+                batches: unsigned(r.get(1)),
+                games: unsigned(r.get(2)),
+                faults: unsigned(r.get(3)),
+                busy_s: r.get(4),
+                seen_s_ago: r.get(5),
+                refused: r.get(6),
+            })
+            .collect())
+    }
+
+    /// Every game of a run, in pair and game order, as journal lines; read a slice of
+    /// pairs at a time so that a long run does not sit in memory.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn games(&self, id: i64, mut each: impl FnMut(&str)) -> Result<u64, DbError> {
+        const SLICE: i64 = 4096;
+        let last: Option<i64> = self
+            .client()
+            .query_one("SELECT max(pair) FROM xq.games WHERE run_id = $1", &[&id])
+            .await
+            .map_err(|e| query_error(&e))?
+            .get(0);
+        let mut count = 0;
+        let mut from = 0;
+        while last.is_some_and(|last| from <= last) {
+            let rows = self
+                .client()
+                .query(
+                    "SELECT entry FROM xq.games WHERE run_id = $1 AND pair >= $2 AND pair < $3
+                     ORDER BY pair, game",
+                    &[&id, &from, &(from + SLICE)],
+                )
+                .await
+                .map_err(|e| query_error(&e))?;
+            for row in &rows {
+                each(row.get::<_, &str>(0));
+                count += 1;
+            }
+            from += SLICE;
+        }
+        Ok(count)
+    }
+}
