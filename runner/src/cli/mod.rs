@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 
 pub mod cancel;
 pub mod db;
+mod fleet_run;
 pub mod judge;
+pub mod merge;
 pub mod openings;
 pub mod openings_generate;
 pub mod report;
@@ -60,6 +62,8 @@ pub enum Command {
     Cancel(cancel::CancelArgs),
     /// The database schema: `db init [--worker-role ROLE]`.
     Db(db::DbArgs),
+    /// Combine the folders of a run's shards (`run --shard I/N`) into one run folder.
+    Merge(merge::MergeArgs),
 }
 
 /// Exit codes shared by every subcommand (defined below the CLI, since runs report them).
@@ -89,5 +93,6 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Status(args) => status::run(&args),
         Command::Cancel(args) => cancel::run(&args),
         Command::Db(args) => db::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }

@@ -38,6 +38,10 @@ pub struct RunArgs {
     /// shard folders with `xq-runner merge`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Play the run through this database: submit it, work on it here (workers started
+    /// elsewhere join in), wait for its end and write the outputs as a local run does.
+    #[arg(long)]
+    pub db: Option<String>,
 }
 
 impl RunArgs {
@@ -240,6 +244,13 @@ pub fn run(args: &RunArgs) -> u8 {
         // Each shard plays into its own folder inside the run's: merge reads them all.
         let dir = &mut loaded.plan.output.dir;
         *dir = dir.join(format!("shard-{}-of-{}", s.index, s.count));
+    }
+    if let Some(db) = &args.db {
+        if args.resume || shard.is_some() || args.dry_run {
+            eprintln!("error: --db plays a run through the database: it takes no --resume, --shard or --dry-run (see `xq-runner status` and `worker`)");
+            return exit::USAGE;
+        }
+        return super::fleet_run::run(&loaded, db);
     }
     let start = Start {
         folder: if args.resume {

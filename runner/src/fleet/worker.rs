@@ -318,6 +318,7 @@ async fn play_and_submit(
             tokio::select! {
                 played = &mut play => break played,
                 _ = renewal.tick() => {
+                    let _ = link.db.heartbeat(&options.name, Some(claim.run), options.concurrency).await;
                     match link.db.renew(claim, options.lease).await {
                         Ok(true) => {}
                         Ok(false) => {

@@ -35,6 +35,15 @@ impl Ending {
         Ending::new(format!("aborted: {why}"), exit::ABORTED)
     }
 
+    /// A shard that played all its pairs: the verdict comes at `merge`.
+    #[must_use]
+    pub fn shard_done(shard: crate::store::meta::Shard) -> Ending {
+        Ending::new(
+            format!("shard {shard} played (merge the shards for the run's result)"),
+            exit::OK,
+        )
+    }
+
     /// Whether the run ended early and can be resumed.
     #[must_use]
     pub fn is_aborted(&self) -> bool {

@@ -278,7 +278,16 @@ impl Session {
         } else if let Some(warning) = identical_games_warning(plan) {
             progress.println(warning);
         }
-        let mut ending: Option<Ending> = ending::verdict(plan, &tracker);
+        // A shard plays all its pairs: its run's verdict comes at `merge`, from them all.
+        let sequential = start.shard.is_none();
+        let verdict = |tracker: &Tracker| {
+            if sequential {
+                ending::verdict(plan, tracker)
+            } else {
+                None
+            }
+        };
+        let mut ending: Option<Ending> = verdict(&tracker);
         let workers = if ending.is_some() {
             0
         } else {
@@ -352,8 +361,8 @@ impl Session {
             if let Some(reason) = ending::fault_limit(plan, &tracker) {
                 progress.println(&format!("Aborting: {reason}"));
                 ending = Some(Ending::aborted(&reason));
-            } else if let Some(verdict) = ending::verdict(plan, &tracker) {
-                ending = Some(verdict);
+            } else if let Some(reached) = verdict(&tracker) {
+                ending = Some(reached);
                 verdict_reached = true;
             }
             if ending.is_some() {
@@ -368,7 +377,10 @@ impl Session {
         let ending = if interrupted.load(Ordering::SeqCst) {
             Ending::interrupted()
         } else {
-            ending.unwrap_or_else(|| ending::when_complete(plan, &tracker))
+            ending.unwrap_or_else(|| match start.shard {
+                Some(shard) => Ending::shard_done(shard),
+                None => ending::when_complete(plan, &tracker),
+            })
         };
         Ok(Session {
             block_due: tracker.pairs() % interval != 0 || tracker.pairs() == 0,

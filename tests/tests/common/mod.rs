@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::path::PathBuf;
 
 use xq_runner::client::{Coordinates, EngineSpec, Protocol};
@@ -192,6 +194,14 @@ pub fn journal(dir: &std::path::Path) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("journal line is JSON"))
         .collect()
+}
+
+/// How many games a live run has written so far: complete lines only, since a reader
+/// may catch the runner between the bytes of one line.
+pub fn journal_games_so_far(dir: &std::path::Path) -> usize {
+    std::fs::read(dir.join("games.jsonl"))
+        .map(|bytes| bytes.iter().filter(|&&b| b == b'\n').count())
+        .unwrap_or(0)
 }
 
 /// Journal entries without the fields that depend on timing, sorted by pair and game.

@@ -26,7 +26,11 @@ fn server_bin() -> PathBuf {
         return PathBuf::from(dir);
     }
     let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .map(|d| d.filter_map(Result::ok).map(|e| e.path().join("bin")).collect())
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path().join("bin"))
+                .collect()
+        })
         .unwrap_or_default();
     versions.retain(|p| p.join("initdb").is_file());
     versions.sort();
@@ -88,7 +92,16 @@ impl Cluster {
         let data = cluster.data().display().to_string();
         let out = cluster
             .command("initdb")
-            .args(["-D", &data, "-U", "xqsuper", "--auth=trust", "-E", "UTF8", "--no-sync"])
+            .args([
+                "-D",
+                &data,
+                "-U",
+                "xqsuper",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ])
             .output()
             .expect("run initdb");
         assert!(
@@ -172,7 +185,12 @@ impl Cluster {
         let started = Instant::now();
         loop {
             let ok = Command::new(self.bin.join("pg_isready"))
-                .args(["-h", &self.socket_dir().display().to_string(), "-p", &self.port.to_string()])
+                .args([
+                    "-h",
+                    &self.socket_dir().display().to_string(),
+                    "-p",
+                    &self.port.to_string(),
+                ])
                 .stdout(Stdio::null())
                 .status()
                 .is_ok_and(|s| s.success());
