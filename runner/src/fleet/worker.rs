@@ -279,7 +279,9 @@ async fn work_loop(
         let Some(assignment) = assignments.get_mut(&claim.run) else {
             continue;
         };
-        play_and_submit(options, link, assignment, &claim).await?;
+        if play_and_submit(options, link, assignment, &claim).await? == Stay::Leave {
+            refused.insert(claim.run);
+        }
     }
 }
 
@@ -298,13 +300,21 @@ fn closed_run_code(run: &RunRow) -> u8 {
     }
 }
 
+/// Whether the worker goes on with a run after a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stay {
+    On,
+    /// Its engines cannot play the run here: the run is refused, for good.
+    Leave,
+}
+
 /// Plays a claimed batch, renewing its lease, and submits it.
 async fn play_and_submit(
     options: &WorkerOptions,
     link: &mut Link,
     assignment: &mut Assignment,
     claim: &Claim,
-) -> Result<(), Stop> {
+) -> Result<Stay, Stop> {
     let began = Instant::now();
     let (batch_tx, batch_rx) = watch::channel(RunState::Running);
     let context = std::sync::Arc::clone(&assignment.prepared.context);
@@ -349,7 +359,7 @@ async fn play_and_submit(
             return if *link.stop.borrow() {
                 Err(Stop::Signal)
             } else {
-                Ok(())
+                Ok(Stay::On)
             };
         }
         Played::Failed(why) => {
@@ -363,7 +373,7 @@ async fn play_and_submit(
                 &options.name,
                 &why
             ))?;
-            return Ok(());
+            return Ok(Stay::Leave);
         }
     };
     let faults = entries.iter().filter(|e| e.reason.is_fault()).count() as u64;
@@ -379,13 +389,13 @@ async fn play_and_submit(
     match result {
         Ok(Some(closing)) => {
             println!("run {}: {} ({})", claim.run, closing.status, closing.state);
-            Ok(())
+            Ok(Stay::On)
         }
-        Ok(None) => Ok(()),
+        Ok(None) => Ok(Stay::On),
         Err(Stop::Fatal(DbError::LeaseLost(why) | DbError::RunClosed(why))) => {
             // Another worker has the pairs, or the run ended: this result must not count.
             tracing::warn!("batch {} not counted: {why}", claim.batch);
-            Ok(())
+            Ok(Stay::On)
         }
         Err(e) => Err(e),
     }

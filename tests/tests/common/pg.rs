@@ -122,7 +122,7 @@ impl Cluster {
         // Sockets trust; TCP wants a password (the worker role's tests use it).
         std::fs::write(
             cluster.data().join("pg_hba.conf"),
-            "local all all trust\nhost all xqsuper 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n",
+            "local all all trust\nhost all xqsuper 127.0.0.1/32 trust\nhost all all 127.0.0.0/8 scram-sha-256\n",
         )
         .expect("pg_hba.conf");
         cluster.launch();
@@ -209,9 +209,13 @@ impl Cluster {
     /// Stops the server at once (as a crash or a lost machine would), keeping the data.
     pub fn stop(&mut self) {
         if let Some(mut child) = self.server.take() {
-            let _ = Command::new("kill")
-                .args(["-QUIT", &child.id().to_string()])
-                .status();
+            // The postmaster's own pid: under runuser the child is runuser, which does
+            // not pass SIGQUIT on.
+            let pid = std::fs::read_to_string(self.data().join("postmaster.pid"))
+                .ok()
+                .and_then(|text| text.lines().next().map(str::to_owned))
+                .unwrap_or_else(|| child.id().to_string());
+            let _ = Command::new("kill").args(["-QUIT", &pid]).status();
             let _ = child.wait();
         }
     }
