@@ -23,12 +23,13 @@ pub struct Prepared {
     pub context: Arc<RunContext>,
 }
 
-/// Makes a stored run ready, or says why this worker cannot play it.
+/// Makes a stored run ready to be played on `concurrency` slots, or says why this worker
+/// cannot play it.
 ///
 /// # Errors
 /// The reason, one line: the config no longer validates here, the opening file is
 /// missing or differs, an engine's bench signature differs.
-pub async fn prepare(run: &RunRow) -> Result<Prepared, String> {
+pub async fn prepare(run: &RunRow, concurrency: usize) -> Result<Prepared, String> {
     let loaded = parse(&format!("run {} (stored config)", run.id), &run.config, &[])
         .map_err(|e| e.to_string())?;
     let plan = &loaded.plan;
@@ -56,9 +57,9 @@ pub async fn prepare(run: &RunRow) -> Result<Prepared, String> {
         }
     }
     let openings = load_openings(plan).map_err(|e| e.to_string())?;
-    let context = Arc::new(RunContext {
-        plan: plan.clone(),
-        openings,
-    });
+    // The run's concurrency is the local run's; here the worker's own counts.
+    let mut plan = plan.clone();
+    plan.concurrency = concurrency;
+    let context = Arc::new(RunContext { plan, openings });
     Ok(Prepared { loaded, context })
 }

@@ -97,10 +97,18 @@ impl Link {
         tracing::warn!("{what}: {e}; trying again in {:.1} s", pause.as_secs_f64());
         self.sleep(*pause).await?;
         *pause = (*pause * 2).min(MAX_BACKOFF);
-        if let Ok(db) = self.db.reopen().await {
-            self.db = db;
-        }
+        self.reconnect().await;
         Ok(())
+    }
+
+    /// A new connection, listening for the news of runs; the old one stays when the
+    /// server is still away.
+    async fn reconnect(&mut self) {
+        if let Ok(db) = self.db.reopen().await {
+            if db.listen().await.is_ok() {
+                self.db = db;
+            }
+        }
     }
 
     /// Sleeps, unless a signal comes first.
@@ -110,12 +118,45 @@ impl Link {
             _ = self.stop.wait_for(|s| *s) => Err(Stop::Signal),
         }
     }
+
+    /// Waits for work: until a run is submitted, a batch given back or a run closed
+    /// (the server says so), or `pause` at most (a lease that runs out says nothing).
+    async fn wait_for_work(&mut self, pause: Duration) -> Result<(), Stop> {
+        tokio::select! {
+            () = tokio::time::sleep(pause) => Ok(()),
+            () = self.db.runs_changed() => Ok(()),
+            _ = self.stop.wait_for(|s| *s) => Err(Stop::Signal),
+        }
+    }
 }
 
 /// What the worker keeps per run.
 struct Assignment {
     prepared: Prepared,
     slots: Vec<Engines>,
+    /// The run's own batch size.
+    run_batch: u64,
+    /// Pairs to ask for in the next batch (see [`next_batch_pairs`]).
+    pairs: u64,
+}
+
+/// How long a batch should last at least: its fixed cost (a claim, a submit, the slots
+/// idle while its last games end) is then a small part of it, even with instant
+/// engines. At a real clock a pair lasts longer and the run's batch size rules.
+const BATCH_AT_LEAST: Duration = Duration::from_secs(2);
+
+/// The pairs of the next batch, from the pace of the last one: enough for every slot,
+/// at least the run's batch size, enough to last [`BATCH_AT_LEAST`], and at most four
+/// times the last (the pace may change). The server hands out less near the run's end.
+fn next_batch_pairs(run_batch: u64, slots: usize, last: &Claim, busy: Duration) -> u64 {
+    let floor = run_batch.max(slots as u64).max(1);
+    let per_pair = busy.as_secs_f64() / last.pairs.max(1) as f64;
+    let for_duration = if per_pair > 0.0 {
+        (BATCH_AT_LEAST.as_secs_f64() / per_pair).ceil() as u64
+    } else {
+        floor
+    };
+    for_duration.clamp(floor, (last.pairs * 4).max(floor))
 }
 
 /// Adds a batch's games to the stored counts and decides whether the run ends.
@@ -181,6 +222,10 @@ pub async fn work(options: WorkerOptions) -> u8 {
             return exit::USAGE;
         }
     };
+    if let Err(e) = db.listen().await {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
     let mut link = Link { db, stop };
     let mut assignments: HashMap<i64, Assignment> = HashMap::new();
     let code = match work_loop(&options, &mut link, &mut assignments).await {
@@ -227,11 +272,13 @@ async fn work_loop(
                 continue;
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = assignments.entry(run.id) {
-                match prepare(run).await {
+                match prepare(run, options.concurrency).await {
                     Ok(prepared) => {
                         slot.insert(Assignment {
                             prepared,
                             slots: Vec::new(),
+                            run_batch: u64::from(run.batch_pairs),
+                            pairs: u64::from(run.batch_pairs).max(options.concurrency as u64),
                         });
                     }
                     Err(why) => {
@@ -246,10 +293,11 @@ async fn work_loop(
                     }
                 }
             }
-            let pairs = options
-                .batch_pairs
-                .unwrap_or(u64::from(run.batch_pairs))
-                .max(1);
+            let pairs = match (options.batch_pairs, assignments.get(&run.id)) {
+                (Some(fixed), _) => fixed.max(1),
+                (None, Some(a)) => a.pairs,
+                (None, None) => u64::from(run.batch_pairs).max(1),
+            };
             let claim = retry!(link, "claiming a batch", |db| db.claim(
                 run.id,
                 &options.name,
@@ -271,7 +319,7 @@ async fn work_loop(
             if waiting_for_leases || options.wait {
                 // Pairs under other workers' leases: if those workers die, this one
                 // takes the pairs over, so none is left unplayed.
-                link.sleep(options.poll).await?;
+                link.wait_for_work(options.poll).await?;
                 continue;
             }
             return Ok(exit::OK);
@@ -339,9 +387,7 @@ async fn play_and_submit(
                             // Keep playing: the lease may still hold when the server is back.
                             tracing::warn!("renewing batch {}: {e}", claim.batch);
                             if link.db.is_closed() {
-                                if let Ok(db) = link.db.reopen().await {
-                                    link.db = db;
-                                }
+                                link.reconnect().await;
                             }
                         }
                     }
@@ -378,6 +424,7 @@ async fn play_and_submit(
     };
     let faults = entries.iter().filter(|e| e.reason.is_fault()).count() as u64;
     let busy = began.elapsed();
+    assignment.pairs = next_batch_pairs(assignment.run_batch, options.concurrency, claim, busy);
     let prepared = &assignment.prepared;
     let result = retry!(link, "submitting a batch", |db| db.submit_batch(
         claim,
@@ -398,5 +445,33 @@ async fn play_and_submit(
             Ok(Stay::On)
         }
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(pairs: u64) -> Claim {
+        Claim {
+            run: 1,
+            batch: 1,
+            token: String::new(),
+            first_pair: 0,
+            pairs,
+        }
+    }
+
+    #[test]
+    fn batches_grow_while_they_are_short_and_never_starve_a_slot() {
+        // 4 pairs in 40 ms: 2 s would take 200 pairs, but growth is at most 4x.
+        assert_eq!(next_batch_pairs(4, 2, &claim(4), Duration::from_millis(40)), 16);
+        // 16 pairs in 160 ms: 200 pairs are within 4x 16.
+        assert_eq!(next_batch_pairs(4, 2, &claim(16), Duration::from_millis(160)), 64);
+        assert_eq!(next_batch_pairs(4, 2, &claim(64), Duration::from_millis(640)), 200);
+        // At a real clock the run's size rules, but every slot gets a pair.
+        assert_eq!(next_batch_pairs(4, 2, &claim(4), Duration::from_secs(300)), 4);
+        assert_eq!(next_batch_pairs(4, 16, &claim(16), Duration::from_secs(300)), 16);
+        assert_eq!(next_batch_pairs(4, 1, &claim(4), Duration::ZERO), 4);
     }
 }

@@ -11,9 +11,12 @@ pub mod connect;
 pub mod runs;
 pub mod schema;
 
+use std::sync::Arc;
+
 use thiserror::Error;
+use tokio::sync::Notify;
 use tokio_postgres::error::SqlState;
-use tokio_postgres::Client;
+use tokio_postgres::{AsyncMessage, Client};
 
 pub use connect::{resolve, Source, Target};
 
@@ -74,10 +77,24 @@ fn query_error(e: &tokio_postgres::Error) -> DbError {
     DbError::Query(format!("connection: {e}"))
 }
 
-/// Drives a connection until it ends (the client's statements go through it).
-async fn drive<F: std::future::Future<Output = Result<(), tokio_postgres::Error>>>(connection: F) {
-    if let Err(e) = connection.await {
-        tracing::debug!("database connection ended: {e}");
+/// Drives a connection until it ends (the client's statements go through it), and
+/// passes on each notification of the `xq_runs` channel (a run submitted, a batch given
+/// back, a run closed) as a permit on `runs_changed`.
+async fn drive<S, T>(mut connection: tokio_postgres::Connection<S, T>, runs_changed: Arc<Notify>)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    loop {
+        match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+            Some(Ok(AsyncMessage::Notification(_))) => runs_changed.notify_one(),
+            Some(Ok(_)) => {}
+            Some(Err(e)) => {
+                tracing::debug!("database connection ended: {e}");
+                break;
+            }
+            None => break,
+        }
     }
 }
 
@@ -86,6 +103,7 @@ async fn drive<F: std::future::Future<Output = Result<(), tokio_postgres::Error>
 pub struct Db {
     client: Client,
     target: Target,
+    runs_changed: Arc<Notify>,
 }
 
 impl Db {
@@ -116,13 +134,14 @@ impl Db {
             target.config.get_hosts().first(),
             Some(tokio_postgres::config::Host::Unix(_))
         );
+        let runs_changed = Arc::new(Notify::new());
         let client = if local {
             let (client, connection) = target
                 .config
                 .connect(tokio_postgres::NoTls)
                 .await
                 .map_err(failed)?;
-            tokio::spawn(drive(connection));
+            tokio::spawn(drive(connection, Arc::clone(&runs_changed)));
             client
         } else {
             let (client, connection) = target
@@ -130,12 +149,13 @@ impl Db {
                 .connect(target.tls_connector()?)
                 .await
                 .map_err(failed)?;
-            tokio::spawn(drive(connection));
+            tokio::spawn(drive(connection, Arc::clone(&runs_changed)));
             client
         };
         Ok(Db {
             client,
             target: target.clone(),
+            runs_changed,
         })
     }
 
@@ -157,6 +177,23 @@ impl Db {
     #[must_use]
     pub fn target(&self) -> &Target {
         &self.target
+    }
+
+    /// Subscribes this connection to the news of runs (see [`Db::runs_changed`]).
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn listen(&self) -> Result<(), DbError> {
+        self.client
+            .batch_execute("LISTEN xq_runs")
+            .await
+            .map_err(|e| query_error(&e))
+    }
+
+    /// Resolves when, after [`Db::listen`], a run was submitted, a batch given back or
+    /// a run closed (or at once, if that happened since the last call).
+    pub async fn runs_changed(&self) {
+        self.runs_changed.notified().await;
     }
 
     pub(crate) fn client(&self) -> &Client {

@@ -144,7 +144,13 @@ impl Db {
             )
             .await
             .map_err(|e| query_error(&e))?;
-        Ok(row.get(0))
+        let id: i64 = row.get(0);
+        // Workers that wait for new runs look at once.
+        self.client()
+            .execute("SELECT pg_notify('xq_runs', $1::text)", &[&id.to_string()])
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(id)
     }
 
     /// One run.
@@ -194,8 +200,9 @@ impl Db {
         let changed = self
             .client()
             .execute(
-                "UPDATE xq.runs SET state = 'cancelled', status = 'cancelled', exit_code = 4,
-                     ended_at = now() WHERE id = $1 AND state = 'open'",
+                "WITH c AS (UPDATE xq.runs SET state = 'cancelled', status = 'cancelled', exit_code = 4,
+                     ended_at = now() WHERE id = $1 AND state = 'open' RETURNING id)
+                 SELECT pg_notify('xq_runs', id::text) FROM c",
                 &[&id],
             )
             .await

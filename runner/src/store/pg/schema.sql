@@ -99,6 +99,7 @@ DECLARE
     r xq.runs%ROWTYPE;
     b xq.batches%ROWTYPE;
     n integer;
+    live bigint;
 BEGIN
     SELECT * INTO r FROM xq.runs WHERE id = p_run FOR UPDATE;
     IF NOT FOUND OR r.state <> 'open' THEN
@@ -117,7 +118,12 @@ BEGIN
     IF r.next_pair >= r.total_pairs THEN
         RETURN;
     END IF;
-    n := least(greatest(p_pairs, 1), r.total_pairs - r.next_pair);
+    -- Guided self-scheduling: near the end of a run a claim takes at most half of what is
+    -- left per live worker, so that the workers finish together instead of one playing
+    -- a large last batch while the others wait.
+    SELECT count(*) INTO live FROM xq.workers WHERE last_seen > now() - interval '30 seconds';
+    n := least(greatest(p_pairs, 1), r.total_pairs - r.next_pair,
+               greatest(1, ceil((r.total_pairs - r.next_pair)::numeric / (2 * greatest(live, 1)))::integer));
     INSERT INTO xq.batches (run_id, first_pair, pairs, state, worker, token, lease_until)
         VALUES (p_run, r.next_pair, n, 'claimed', p_worker, gen_random_uuid(),
                 now() + make_interval(secs => p_lease_s))
@@ -144,6 +150,8 @@ RETURNS void
 LANGUAGE sql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
     UPDATE xq.batches SET lease_until = now() - interval '1 second'
         WHERE id = p_batch AND token = p_token AND state = 'claimed';
+    -- Workers waiting for leases may take it now.
+    SELECT pg_notify('xq_runs', run_id::text) FROM xq.batches WHERE id = p_batch;
 $$;
 
 -- The first half of a submit: locks the run and checks that the batch is still this
@@ -206,6 +214,10 @@ BEGIN
             exit_code = CASE WHEN p_state = 'open' THEN exit_code ELSE p_exit END,
             ended_at = CASE WHEN p_state = 'open' THEN ended_at ELSE now() END
         WHERE id = b.run_id;
+    IF p_state <> 'open' THEN
+        -- Workers waiting for the run's last leases may stop waiting.
+        PERFORM pg_notify('xq_runs', b.run_id::text);
+    END IF;
     INSERT INTO xq.run_workers AS w (run_id, worker, batches, games, faults, busy_s)
         VALUES (b.run_id, b.worker, 1, cardinality(p_entries), p_faults, p_busy_s)
         ON CONFLICT (run_id, worker) DO UPDATE SET batches = w.batches + 1,
