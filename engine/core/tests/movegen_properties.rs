@@ -10,8 +10,8 @@ use xq_core::board::BitBoard;
 use xq_core::board::{Color, Move, Piece, PieceKind, Position, Square, START_FEN};
 use xq_core::movegen::{
     capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_quiet_checks,
-    generate_with, gives_check, in_check, is_legal, legal_captures, legal_moves, legal_quiets,
-    GenKind, LegalFilter, MoveList,
+    generate_with, gives_check, has_legal_move, in_check, is_legal, legal_captures, legal_moves,
+    legal_quiets, GenKind, LegalFilter, MoveList,
 };
 use xq_core::rng::SplitMix64;
 
@@ -211,6 +211,7 @@ fn generator_agrees_with_naive_rules() {
         let ours: BTreeSet<String> = legal_moves(&pos).iter().map(Move::to_string).collect();
         assert_eq!(ours, naive_legal(&pos), "legal moves of {}", pos.to_fen());
         assert_eq!(count_legal(&pos), ours.len());
+        assert_eq!(has_legal_move(&pos), !ours.is_empty(), "{}", pos.to_fen());
     }
 }
 

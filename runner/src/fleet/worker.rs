@@ -143,7 +143,7 @@ struct Assignment {
 /// How long a batch should last at least: its fixed cost (a claim, a submit, the slots
 /// idle while its last games end) is then a small part of it, even with instant
 /// engines. At a real clock a pair lasts longer and the run's batch size rules.
-const BATCH_AT_LEAST: Duration = Duration::from_secs(2);
+const BATCH_AT_LEAST: Duration = Duration::from_secs(4);
 
 /// The pairs of the next batch, from the pace of the last one: enough for every slot,
 /// at least the run's batch size, enough to last [`BATCH_AT_LEAST`], and at most four
@@ -464,14 +464,29 @@ mod tests {
 
     #[test]
     fn batches_grow_while_they_are_short_and_never_starve_a_slot() {
-        // 4 pairs in 40 ms: 2 s would take 200 pairs, but growth is at most 4x.
-        assert_eq!(next_batch_pairs(4, 2, &claim(4), Duration::from_millis(40)), 16);
-        // 16 pairs in 160 ms: 200 pairs are within 4x 16.
-        assert_eq!(next_batch_pairs(4, 2, &claim(16), Duration::from_millis(160)), 64);
-        assert_eq!(next_batch_pairs(4, 2, &claim(64), Duration::from_millis(640)), 200);
+        // 4 pairs in 40 ms: 4 s would take 400 pairs, but growth is at most 4x.
+        assert_eq!(
+            next_batch_pairs(4, 2, &claim(4), Duration::from_millis(40)),
+            16
+        );
+        assert_eq!(
+            next_batch_pairs(4, 2, &claim(16), Duration::from_millis(160)),
+            64
+        );
+        // 256 pairs in 2.56 s: 400 pairs are within 4x 256.
+        assert_eq!(
+            next_batch_pairs(4, 2, &claim(256), Duration::from_millis(2560)),
+            400
+        );
         // At a real clock the run's size rules, but every slot gets a pair.
-        assert_eq!(next_batch_pairs(4, 2, &claim(4), Duration::from_secs(300)), 4);
-        assert_eq!(next_batch_pairs(4, 16, &claim(16), Duration::from_secs(300)), 16);
+        assert_eq!(
+            next_batch_pairs(4, 2, &claim(4), Duration::from_secs(300)),
+            4
+        );
+        assert_eq!(
+            next_batch_pairs(4, 16, &claim(16), Duration::from_secs(300)),
+            16
+        );
         assert_eq!(next_batch_pairs(4, 1, &claim(4), Duration::ZERO), 4);
     }
 }

@@ -1,6 +1,7 @@
 //! Legal move generation, attack and check tests, and perft.
 
 mod attacks;
+mod check;
 mod legal;
 mod movelist;
 mod perft;
@@ -12,10 +13,11 @@ pub use attacks::{
     in_check, is_attacked_by, is_attacked_king, king_attackers, piece_attacks, rook_attacks,
     Attackers,
 };
+pub use check::gives_check;
 pub use legal::{
     capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_into, generate_to,
-    generate_with, gives_check, has_legal_move, is_legal, legal_captures, legal_moves,
-    legal_quiets, Kind as GenKind, LegalFilter, MoveSink,
+    generate_with, has_legal_move, is_legal, legal_captures, legal_moves, legal_quiets,
+    Kind as GenKind, LegalFilter, MoveSink,
 };
 pub use movelist::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};

@@ -5,7 +5,8 @@ use super::attacks::Attackers;
 use super::attacks::{
     before, cannon_moves, elephant_attacks, horse_attacks, nearest, rook_attacks,
 };
-use super::legal::{checks_after, emit, may_discover_check, LegalFilter};
+use super::check::{checks_after, may_discover_check};
+use super::legal::{emit, LegalFilter};
 use super::movelist::MoveList;
 use super::tables::{ADVISOR_STEPS, HORSE_ATTACKERS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS};
 use crate::board::{BitBoard, Move, PieceKind, Position};

@@ -118,12 +118,14 @@ BEGIN
     IF r.next_pair >= r.total_pairs THEN
         RETURN;
     END IF;
-    -- Guided self-scheduling: near the end of a run a claim takes at most half of what is
-    -- left per live worker, so that the workers finish together instead of one playing
-    -- a large last batch while the others wait.
-    SELECT count(*) INTO live FROM xq.workers WHERE last_seen > now() - interval '30 seconds';
+    -- Guided self-scheduling: near the end of a run a claim takes at most its share of
+    -- what is left among the workers on the run, so that they finish together instead
+    -- of one playing a large last batch while the others wait.
+    UPDATE xq.workers SET run_id = p_run, last_seen = now() WHERE name = p_worker;
+    SELECT count(*) INTO live FROM xq.workers
+        WHERE run_id = p_run AND last_seen > now() - interval '30 seconds';
     n := least(greatest(p_pairs, 1), r.total_pairs - r.next_pair,
-               greatest(1, ceil((r.total_pairs - r.next_pair)::numeric / (2 * greatest(live, 1)))::integer));
+               greatest(1, ceil((r.total_pairs - r.next_pair)::numeric / greatest(live, 1))::integer));
     INSERT INTO xq.batches (run_id, first_pair, pairs, state, worker, token, lease_until)
         VALUES (p_run, r.next_pair, n, 'claimed', p_worker, gen_random_uuid(),
                 now() + make_interval(secs => p_lease_s))
