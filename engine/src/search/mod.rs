@@ -16,5 +16,5 @@ mod tt;
 
 pub use driver::{Game, Report, SearchResult};
 pub use limits::{Budget, Clock, Control, Limits};
-pub use searcher::{Searcher, MOVE_LIMIT_PLIES};
+pub use searcher::Searcher;
 pub use tt::{Bound, TranspositionTable};

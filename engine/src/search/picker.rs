@@ -2,7 +2,7 @@
 //! killers, quiet moves by history, and losing captures last.
 
 use super::heuristics::Heuristics;
-use super::params::HISTORY_MAX;
+use super::params::{HISTORY_MAX, SORTED_QUIETS};
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::{
@@ -15,8 +15,6 @@ const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_000_100, 1_000_000];
 const BAD_CAPTURE: i32 = -2_000_000;
-/// Quiet moves picked in history order; the rest follow in generation order.
-const SORTED_QUIETS: usize = 12;
 /// Bits of a list place in the selection key of `pick_best`, and the largest place.
 const PLACE_BITS: u32 = 7;
 const MAX_PLACE: i32 = (1 << PLACE_BITS) - 1;

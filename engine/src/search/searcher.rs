@@ -16,10 +16,7 @@ use crate::eval::psqt::material;
 use crate::eval::Evaluator;
 use crate::movegen::{capture_keeps_king_safe, gives_check, has_legal_move, MAX_MOVES};
 use crate::rules::chase::new_chases;
-use crate::rules::{judge_cycle, ChaseRule, PlyEntry};
-
-/// Plies without capture after which the game is drawn (the runner's default rule).
-pub const MOVE_LIMIT_PLIES: u32 = 120;
+use crate::rules::{judge_cycle, ChaseRule, PlyEntry, Rules};
 
 /// The judge's record of a position reached by `mv` (chases are not tracked in search).
 #[must_use]
@@ -34,15 +31,18 @@ pub(super) fn ply_entry(pos: &Position, mv: Option<Move>, gave_check: bool) -> P
     }
 }
 
-/// Late move reduction table, `[depth][moves searched]`, built once per searcher.
-fn lmr_table() -> Vec<[u8; 64]> {
+/// Late move reduction table, `[depth][moves searched]`, built once per searcher (the
+/// formula is at [`LMR_MIN_MOVES`]).
+fn lmr_table() -> Vec<[u8; LMR_TABLE_MOVES]> {
+    let base = f64::from(LMR_BASE) / 100.0;
+    let divisor = f64::from(LMR_DIVISOR) / 100.0;
     (0..MAX_PLY)
         .map(|depth| {
-            let mut row = [0u8; 64];
+            let mut row = [0u8; LMR_TABLE_MOVES];
             for (moves, r) in row.iter_mut().enumerate() {
                 if depth > 0 && moves > 0 {
-                    let value = 0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
-                    *r = value.clamp(0.0, 60.0) as u8;
+                    let value = base + (depth as f64).ln() * (moves as f64).ln() / divisor;
+                    *r = value.clamp(0.0, LMR_TABLE_MAX) as u8;
                 }
             }
             row
@@ -76,7 +76,7 @@ pub struct Searcher {
     pub(super) line: Vec<Option<(Move, crate::board::Undo)>>,
     frames: Vec<Frame>,
     pv: Vec<Vec<Move>>,
-    lmr: Vec<[u8; 64]>,
+    lmr: Vec<[u8; LMR_TABLE_MOVES]>,
     pub(super) nodes: u64,
     pub(super) sel_depth: usize,
     pub(super) node_limit: u64,
@@ -305,7 +305,9 @@ impl Searcher {
         // The rules judge, at the first repetition inside the tree. Checks are recorded
         // on every move; chases only when a repetition is found (they are costly).
         let us = self.pos.side_to_move();
-        if let Some(first) = judge_cycle(&self.path[self.window_start..], us, 2) {
+        if let Some(first) =
+            judge_cycle(&self.path[self.window_start..], us, SEARCH_REPETITION_COUNT)
+        {
             let verdict = self
                 .judge_with_chases(self.window_start + first.first_occurrence)
                 .unwrap_or(first);
@@ -316,7 +318,7 @@ impl Searcher {
             });
         }
         let pos = &self.pos;
-        if pos.plies_since_capture() >= MOVE_LIMIT_PLIES {
+        if pos.plies_since_capture() >= Rules::DEFAULT_MOVE_LIMIT {
             return Some(DRAW);
         }
         if !pos.has_attackers(crate::board::Color::Red)
@@ -340,7 +342,7 @@ impl Searcher {
             window[k].chased = new_chases(&before, &after, m, ChaseRule::Axf);
             after = before;
         }
-        judge_cycle(&window, self.pos.side_to_move(), 2)
+        judge_cycle(&window, self.pos.side_to_move(), SEARCH_REPETITION_COUNT)
     }
 
     /// Principal variation search of `depth` plies at distance `ply` from the root;
@@ -409,13 +411,14 @@ impl Searcher {
             }
             // Null move: give the opponent a free move; if we still beat beta, prune.
             let after_null = ply > 0 && self.frames[ply - 1].mv.is_none();
-            if depth >= 2
+            if depth >= NULL_MIN_DEPTH
                 && eval >= beta
                 && !after_null
                 && self.attacking_material() >= NULL_MIN_MATERIAL
             {
-                let reduction =
-                    NULL_BASE + depth / NULL_DEPTH_DIVISOR + ((eval - beta) / 300).min(2);
+                let reduction = NULL_BASE
+                    + depth / NULL_DEPTH_DIVISOR
+                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX_REDUCTION);
                 let undo = self.pos.make_null();
                 // The child probes the table first thing, like the child of a move.
                 self.tt.prefetch(self.pos.key());
@@ -472,7 +475,7 @@ impl Searcher {
         // legality, check and pruning tests. (perf: with the fetch at the pick alone, half
         // the search function's own time waited on the probe's load; with the pick ahead
         // a quarter, level 1 1.04 to 1.06 times as fast, level 6 1.01.)
-        let fetch_early = depth >= 2;
+        let fetch_early = depth >= EARLY_FETCH_MIN_DEPTH;
         // The move after the one being searched, picked ahead (see below).
         let mut ahead: Option<(Move, i32)> = None;
 
@@ -518,7 +521,7 @@ impl Searcher {
                 && !checked
                 && capture
                 && !check
-                && depth <= 3
+                && depth <= BAD_CAPTURE_MAX_DEPTH
                 && best_score > -MATE_BOUND
                 && MovePicker::is_bad_capture_score(order)
                 && eval + FUTILITY_MARGIN * depth <= alpha
@@ -526,7 +529,7 @@ impl Searcher {
                 continue;
             }
 
-            let extension = i32::from(check && ply < 2 * MAX_PLY / 3);
+            let extension = i32::from(check && ply < CHECK_EXTENSION_MAX_PLY);
             let new_depth = depth - 1 + extension;
             if fetch_early {
                 // Fetched when its move comes up, a child's cluster is still on its way
@@ -547,14 +550,15 @@ impl Searcher {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !checked {
                     reduction = i32::from(
-                        self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)],
+                        self.lmr[depth.min(MAX_PLY as i32 - 1) as usize]
+                            [searched.min(LMR_TABLE_MOVES - 1)],
                     );
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
-                    reduction -= self.heuristics.history(mover, m.to()) / 6000;
+                    reduction -= self.heuristics.history(mover, m.to()) / LMR_HISTORY_DIVISOR;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut score =
