@@ -57,11 +57,8 @@ fn capture_score(pos: &Position, m: Move) -> i32 {
 }
 
 // The generators for nodes in check are instantiated once each, out of line and cold,
-// as `generate_captures_unchecked` is out of line. The generic generator inlined into
-// each of its callers made them large (the picker's quiet-move generation 14 KB of
-// code, its capture generation and the quiescence picker 12 KB each, now 4 KB, 0.6 KB
-// and 0.5 KB), and the search's hot code more than twice the size of the first-level
-// instruction cache (cachegrind: 14 misses per node).
+// as `generate_captures_unchecked` is out of line: inlined into each caller, the generic
+// generator made the search's hot code overflow the instruction cache.
 
 /// Every legal move of a side in check.
 #[cold]
@@ -273,9 +270,8 @@ impl MovePicker {
             return None;
         }
         // One maximum over the scores, each with its place in the low seven bits (the
-        // first place ranks highest among equal scores). A running "best so far" compare
-        // was mispredicted each time the best changed, and a search for the place of the
-        // maximum once per pick; a maximum has no branch at all.
+        // first place ranks highest among equal scores): a maximum has no branch to
+        // mispredict.
         let rest = &scores[self.next..n];
         let key = rest
             .iter()

@@ -163,8 +163,7 @@ impl Searcher {
     fn evaluate(&mut self) -> i32 {
         let (evaluator, pos) = (self.evaluator, &self.pos);
         // Levels 0 and 1 add two kept sums, level 2 a few counts: cheaper than the
-        // lookup, whose slot is rarely in the nearest caches (level 2 ran at 0.93 of its
-        // speed with the cache, in wall time, for 5% fewer instructions).
+        // lookup, whose slot is rarely in the nearest caches.
         if !evaluator.builds_attack_maps() {
             return evaluator.evaluate(pos);
         }
@@ -472,9 +471,7 @@ impl Searcher {
         // ply): its cluster is fetched before the move is played, because the fetch from
         // memory takes longer than the child takes to reach its probe. It is fetched when
         // the move is picked ahead (below), else as soon as the move comes up, before the
-        // legality, check and pruning tests. (perf: with the fetch at the pick alone, half
-        // the search function's own time waited on the probe's load; with the pick ahead
-        // a quarter, level 1 1.04 to 1.06 times as fast, level 6 1.01.)
+        // legality, check and pruning tests.
         let fetch_early = depth >= EARLY_FETCH_MIN_DEPTH;
         // The move after the one being searched, picked ahead (see below).
         let mut ahead: Option<(Move, i32)> = None;
