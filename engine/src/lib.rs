@@ -12,3 +12,4 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod tunable;

@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use super::limits::{Control, Limits};
 use super::params::{
-    ASPIRATION_MAX_WINDOW, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, INFINITE_WAIT_POLL,
-    MAX_ITERATION_DEPTH, NEW_ITERATION_SHARE,
+    ASPIRATION_MAX_WINDOW, INFINITE_WAIT_POLL, MAX_ITERATION_DEPTH, NEW_ITERATION_SHARE,
 };
 use super::score::{is_mate, INFINITE, MATE};
 use super::searcher::{ply_entry, Searcher};
@@ -165,13 +164,13 @@ impl Searcher {
 
     /// One iteration, first with a narrow window around the last score, widening on failure.
     fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
-        if depth < ASPIRATION_MIN_DEPTH || is_mate(previous) {
-            return self.search(-INFINITE, INFINITE, depth, 0, self.root_in_check);
+        if depth < self.params.aspiration_min_depth || is_mate(previous) {
+            return self.search_root(-INFINITE, INFINITE, depth);
         }
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let score = self.search(alpha, beta, depth, 0, self.root_in_check);
+            let score = self.search_root(alpha, beta, depth);
             if self.aborted {
                 return score;
             }

@@ -367,7 +367,7 @@ impl MovePicker {
     }
 
     /// The next move and its ordering score, best first. `pos` must be the node's position.
-    #[inline]
+    #[inline(always)]
     pub fn next_move(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
         // A quiescence picker only walks its one list, best first: the stages below, with
         // the large frame they need, are for the main search.

@@ -134,7 +134,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. `score` must already be in table form (`score::to_tt`).
-    #[inline]
+    #[inline(always)]
     pub fn store(
         &mut self,
         key: u64,
