@@ -1,5 +1,10 @@
 //! Every search constant, named in one place, each with the formula the code applies.
 //!
+//! The tunable ones (margins, reductions, thresholds) are the defaults of
+//! [`SearchParams`](super::SearchParams), which the searcher reads at run time and the
+//! protocol sets as options (`docs/tuning-parameters.md`); the rest (limits of the data
+//! structures, move ordering, time management, housekeeping) are used as they are.
+//!
 //! In the formulas, `depth` is the remaining depth of the node (after internal iterative
 //! reduction, in the move loop), `ply` its distance from the root, `eval` its static
 //! evaluation, `alpha`/`beta` its window, and divisions truncate toward zero as Rust's do.
