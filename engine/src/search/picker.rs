@@ -381,7 +381,7 @@ impl MovePicker {
     /// already generated, or a killer); `None` when a generation comes first, or when no
     /// move is left. After a `None`, `next_move` goes on from there: it generates, or it
     /// too answers `None`.
-    #[inline]
+    #[inline(always)]
     pub fn next_listed(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
         if self.single_list {
             return self.pick_best();
