@@ -5,8 +5,9 @@
 //! is therefore higher the nearer its own `skill` is to `best`.
 //!
 //! ```text
-//! tune-engine [--best B] [--tag T]
+//! tune-engine [--best B] [--move-ms MS] [--tag T]
 //! ```
+//! `--move-ms` makes each move take that long (for tests that interrupt a tune).
 //! Announces `skill` (UCCI) / `Skill` (UCI) as `type spin min 0 max 100 default 50`.
 //! `--tag` is ignored; tests use it to find their processes.
 
@@ -78,13 +79,17 @@ fn skill_of(line: &str) -> Option<i64> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut best = 70i64;
+    let mut move_time = std::time::Duration::ZERO;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match (arg.as_str(), it.next()) {
             ("--best", Some(v)) => best = v.parse().unwrap_or(best),
+            ("--move-ms", Some(v)) => {
+                move_time = std::time::Duration::from_millis(v.parse().unwrap_or(0));
+            }
             ("--tag", Some(_)) => {}
             _ => {
-                eprintln!("tune-engine: usage: tune-engine [--best B] [--tag T]");
+                eprintln!("tune-engine: usage: tune-engine [--best B] [--move-ms MS] [--tag T]");
                 std::process::exit(2);
             }
         }
@@ -135,6 +140,7 @@ fn main() {
                     None
                 }
                 .or_else(|| moves.get(rng.index(moves.len())).copied());
+                std::thread::sleep(move_time);
                 match pick {
                     Some(m) => say(&format!("bestmove {m}")),
                     None => say("nobestmove"),
