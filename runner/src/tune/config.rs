@@ -141,8 +141,7 @@ pub fn load(
             let file = p.display().to_string();
             let lines = std::fs::read_to_string(p)
                 .map_err(|e| error(&file, None, None, format!("cannot read: {e}")))?;
-            parse_fishtest(&file, &lines)
-                .map_err(|e| error(&e.origin.file, e.origin.line, None, e.message))?
+            parse_fishtest(&file, &lines)?
         }
     };
     parse(&name, &text, overrides, extra)
@@ -250,12 +249,7 @@ pub fn parse(
             "no parameters: add [[tune.param]] tables or --params FILE".to_owned(),
         ));
     }
-    check_all(&params).map_err(|e| ConfigError {
-        file: e.origin.file,
-        line: e.origin.line,
-        key: e.origin.key,
-        message: e.message,
-    })?;
+    check_all(&params)?;
     let pairs = match tune.pairs {
         None => {
             return Err(error(
@@ -407,7 +401,7 @@ mod tests {
     fn problem(text: &str) -> String {
         parse("t.toml", text, &[], Vec::new())
             .map(|_| ())
-            .unwrap_err()
+            .expect_err("refused")
             .to_string()
     }
 

@@ -204,7 +204,7 @@ mod tests {
         let path = dir.path().join(TUNE_JOURNAL);
         let good = serde_json::to_string(&record(1)).expect("json");
         std::fs::write(&path, format!("{good}\nnot json\n{good}\n")).expect("write");
-        let e = read(&path).unwrap_err().to_string();
+        let e = read(&path).expect_err("refused").to_string();
         assert!(e.contains("tune.jsonl:2: not a tune record"), "{e}");
     }
 }

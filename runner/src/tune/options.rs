@@ -2,7 +2,7 @@
 //! check that every parameter is one of them. The announced `min`/`max` bound a
 //! parameter too: its range is the part of both.
 
-use super::params::{Origin, ParamError, TuneParam};
+use super::params::{ParamError, TuneParam};
 use crate::client::EngineSession;
 use crate::config::EnginePlan;
 
@@ -89,15 +89,8 @@ pub fn fit(params: &mut [TuneParam], options: &[Announced]) -> Result<Vec<String
     let spins: Vec<&Announced> = options.iter().filter(|o| o.kind == "spin").collect();
     let mut warnings = Vec::new();
     for p in params.iter_mut() {
-        let origin = p.origin.clone().unwrap_or(Origin {
-            file: "(parameters)".to_owned(),
-            line: None,
-            key: None,
-        });
-        let error = |message: String| ParamError {
-            origin: origin.clone(),
-            message,
-        };
+        let origin = p.origin();
+        let error = |message: String| origin.error(message);
         let Some(option) = spins.iter().find(|o| o.name.eq_ignore_ascii_case(&p.name)) else {
             let mut names: Vec<&str> = spins.iter().map(|o| o.name.as_str()).collect();
             names.truncate(12);
@@ -173,7 +166,7 @@ mod tests {
             max,
             c_end: 1.0,
             r_end: 0.01,
-            origin: Some(Origin {
+            origin: Some(crate::tune::params::Origin {
                 file: "t.toml".into(),
                 line: Some(3),
                 key: None,
@@ -187,14 +180,16 @@ mod tests {
             ("Hash", 1.0, 1024.0)
         );
         let mut unknown = vec![param("Ponder", 0.0, 0.0, 1.0)];
-        let e = fit(&mut unknown, &options).unwrap_err().to_string();
+        let e = fit(&mut unknown, &options)
+            .expect_err("refused")
+            .to_string();
         assert_eq!(
             e,
             "t.toml:3: Ponder is not a spin option of the engine; its spin options: Hash"
         );
         let mut outside = vec![param("Hash", 0.5, 0.0, 10.0)];
         assert!(fit(&mut outside, &options)
-            .unwrap_err()
+            .expect_err("refused")
             .to_string()
             .contains("outside the engine's range [1, 10]"));
     }

@@ -18,12 +18,9 @@ pub const MAX_POINTS: usize = 1000;
 /// One parameter's result.
 #[derive(Debug, Serialize)]
 pub struct FinalValue {
-    pub name: String,
-    pub start: f64,
-    pub min: f64,
-    pub max: f64,
-    pub c_end: f64,
-    pub r_end: f64,
+    /// The parameter as tuned (its range narrowed to the engine's).
+    #[serde(flatten)]
+    pub param: TuneParam,
     /// theta at the end.
     pub value: f64,
     /// The value an engine option takes: theta rounded to the nearest integer.
@@ -124,19 +121,14 @@ impl TuneSummary {
             .iter()
             .zip(theta)
             .map(|(p, &value)| FinalValue {
-                name: p.name.clone(),
-                start: p.start,
-                min: p.min,
-                max: p.max,
-                c_end: p.c_end,
-                r_end: p.r_end,
+                param: p.clone(),
                 value,
                 rounded: value.round() as i64,
             })
             .collect();
         let options = finals
             .iter()
-            .map(|f| format!("{} = {}", toml_key(&f.name), f.rounded))
+            .map(|f| format!("{} = {}", toml_key(&f.param.name), f.rounded))
             .collect::<Vec<_>>()
             .join(", ");
         TuneSummary {
@@ -160,9 +152,10 @@ impl TuneSummary {
     pub fn text(&self) -> String {
         let mut out = String::new();
         for f in &self.params {
+            let p = &f.param;
             out.push_str(&format!(
                 "{}: {:.2} (start {}, range [{}, {}])\n",
-                f.name, f.value, f.start, f.min, f.max
+                p.name, f.value, p.start, p.min, p.max
             ));
         }
         out.push_str(&format!("{}\n", self.options_line));

@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::ConfigError;
+
 /// Where a parameter was written: for errors.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Origin {
@@ -43,12 +45,20 @@ pub struct TuneParam {
     pub origin: Option<Origin>,
 }
 
-/// A parameter error: one line naming where it was written.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{origin}: {message}")]
-pub struct ParamError {
-    pub origin: Origin,
-    pub message: String,
+/// A parameter error: one line naming where the parameter was written.
+pub type ParamError = ConfigError;
+
+impl Origin {
+    /// The error `message` at this place.
+    #[must_use]
+    pub fn error(&self, message: String) -> ConfigError {
+        ConfigError {
+            file: self.file.clone(),
+            line: self.line,
+            key: self.key.clone(),
+            message,
+        }
+    }
 }
 
 impl TuneParam {
@@ -61,15 +71,18 @@ impl TuneParam {
         )
     }
 
+    /// Where the parameter was written (`(parameters)` when nowhere).
+    #[must_use]
+    pub fn origin(&self) -> Origin {
+        self.origin.clone().unwrap_or(Origin {
+            file: "(parameters)".to_owned(),
+            line: None,
+            key: None,
+        })
+    }
+
     fn error(&self, message: String) -> ParamError {
-        ParamError {
-            origin: self.origin.clone().unwrap_or(Origin {
-                file: "(parameters)".to_owned(),
-                line: None,
-                key: None,
-            }),
-            message,
-        }
+        self.origin().error(message)
     }
 
     /// The checks of one parameter on its own: finite numbers, `min < max`,
@@ -163,10 +176,7 @@ pub fn parse_fishtest(file: &str, text: &str) -> Result<Vec<TuneParam>, ParamErr
             line: Some(index + 1),
             key: None,
         };
-        let error = |message: String| ParamError {
-            origin: origin.clone(),
-            message,
-        };
+        let error = |message: String| origin.error(message);
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         if fields.len() != 6 {
             return Err(error(format!(
@@ -214,12 +224,13 @@ mod tests {
 
     #[test]
     fn a_short_line_or_a_bad_number_is_named_by_its_line() {
-        let e = parse_fishtest("p.txt", "A, 1, 0, 2, 1, 0.1\nB, 1, 0, 2, 1\n").unwrap_err();
+        let e =
+            parse_fishtest("p.txt", "A, 1, 0, 2, 1, 0.1\nB, 1, 0, 2, 1\n").expect_err("refused");
         assert_eq!(
             e.to_string(),
             "p.txt:2: expected `name, start, min, max, c_end, r_end`, found 5 fields"
         );
-        let e = parse_fishtest("p.txt", "A, one, 0, 2, 1, 0.1\n").unwrap_err();
+        let e = parse_fishtest("p.txt", "A, one, 0, 2, 1, 0.1\n").expect_err("refused");
         assert_eq!(e.to_string(), "p.txt:1: start `one` is not a number");
     }
 

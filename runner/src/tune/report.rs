@@ -118,7 +118,8 @@ td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}pre{{background:#
         status = escape(&summary.status)
     );
     page.push_str("<h2>Values</h2><table><tr><th>parameter</th><th>start</th><th>min</th><th>max</th><th>final</th></tr>");
-    for p in &summary.params {
+    for f in &summary.params {
+        let p = &f.param;
         let _ = write!(
             page,
             "<tr><td style=\"text-align:left\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td></tr>",
@@ -126,11 +127,11 @@ td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}pre{{background:#
             p.start,
             p.min,
             p.max,
-            p.value
+            f.value
         );
     }
     let _ = write!(page, "</table><pre>{}</pre>", escape(&summary.options_line));
-    for (i, p) in summary.params.iter().enumerate() {
+    for (i, p) in summary.params.iter().map(|f| &f.param).enumerate() {
         let _ = write!(page, "<h2>{}</h2>", escape(&p.name));
         page.push_str(&chart(
             &summary.trajectory.pairs,
@@ -164,9 +165,9 @@ td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}pre{{background:#
         );
         page.push_str(&chart(&xs, &ys, 0.0, 1.0, &[("0.5", 0.5)], summary.played));
     }
-    let _ = write!(
+    let _ = writeln!(
         page,
-        "<h2>Config</h2><pre>{}</pre></body></html>\n",
+        "<h2>Config</h2><pre>{}</pre></body></html>",
         escape(config)
     );
     page

@@ -47,22 +47,10 @@ fn greedy(pos: &Position, moves: &[Move]) -> Option<Move> {
     best.map(|(_, m)| m)
 }
 
-fn position(line: &str) -> Option<Position> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let moves_at = words
-        .iter()
-        .position(|&w| w == "moves")
-        .unwrap_or(words.len());
-    let mut pos = match words.get(1) {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&words[2..moves_at].join(" ")).ok()?,
-        _ => return None,
-    };
-    for text in words.iter().skip(moves_at + 1) {
-        pos.make_move(Move::parse(text).ok()?);
-    }
-    Some(pos)
-}
+#[path = "../position_line.rs"]
+mod position_line;
+
+use position_line::position;
 
 /// The value of `setoption skill V` / `setoption name Skill value V`.
 fn skill_of(line: &str) -> Option<i64> {
