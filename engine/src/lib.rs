@@ -12,3 +12,4 @@ pub mod bench;
 pub mod eval;
 pub mod protocol;
 pub mod search;
+pub mod tunable;

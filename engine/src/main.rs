@@ -9,6 +9,7 @@ use xq_engine::eval::Evaluator;
 use xq_engine::movegen::{perft, perft_divide};
 
 const USAGE: &str = "usage: xq-engine                      (UCCI or UCI on stdin/stdout)
+       xq-engine --tune               (the same, announcing the tunable parameters)
        xq-engine perft <depth> [--fen <FEN>] [--divide]
        xq-engine bench [--depth <D>] [--level <0-6>]
        xq-engine eval [<FEN>]                (per-term evaluation breakdown)";
@@ -23,6 +24,15 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
+        Some("--tune") if args.len() == 1 => {
+            xq_engine::protocol::run_with(
+                std::io::BufReader::new(std::io::stdin()),
+                Box::new(std::io::stdout()),
+                xq_engine::protocol::Handshake::WithTunables,
+            );
+            Ok(())
+        }
+        Some("--tune") => Err(format!("unexpected `{}` after --tune", args[1])),
         Some("perft") => run_perft(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
         Some("eval") => run_eval(&args[1..]),

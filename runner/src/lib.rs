@@ -16,3 +16,4 @@ pub mod schedule;
 pub mod signals;
 pub mod stats;
 pub mod store;
+pub mod tune;

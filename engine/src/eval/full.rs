@@ -3,6 +3,7 @@
 
 use super::context::{both_maps, EvalContext};
 use super::scores::{Scores, Term};
+use super::term_weights::TermWeights;
 use super::{
     deficiency, endgame, king_pins, king_shape, mobility, obstruction, palace, patterns, pawns,
     phase, pins, tempo, threats,
@@ -15,17 +16,57 @@ fn both(f: impl Fn(Color) -> i32) -> (i32, i32) {
     (f(Color::Red), f(Color::Black))
 }
 
-/// The evaluation at a level of 2 or more, for the side to move. Kept out of line so the
-/// search's inlined level-0/1 path stays as small as it was.
-#[inline(never)]
-#[must_use]
-pub fn evaluate(pos: &Position, level: u8) -> i32 {
-    scores(pos, level).total(pos.side_to_move())
+/// How the terms' scores add up: [`Plain`] (the default weights, all 100) or weighted
+/// by a [`TermWeights`]. Generic, so that the plain evaluation is compiled without a
+/// trace of the weights.
+pub trait Weighting: Copy {
+    /// The total of `scores` for one side.
+    fn total(self, scores: &Scores, color: Color) -> i32;
 }
 
-/// The per-side scores of every term up to `level` (terms of higher levels stay zero).
+/// The plain sum: every weight 100.
+#[derive(Clone, Copy, Debug)]
+pub struct Plain;
+
+impl Weighting for Plain {
+    #[inline(always)]
+    fn total(self, scores: &Scores, color: Color) -> i32 {
+        scores.total(color)
+    }
+}
+
+impl Weighting for &TermWeights {
+    #[inline(always)]
+    fn total(self, scores: &Scores, color: Color) -> i32 {
+        TermWeights::total(self, scores, color)
+    }
+}
+
+/// The evaluation at a level of 2 or more with term weights, for the side to move. Kept
+/// out of line, weights and all, so the search's inlined level-0/1 path stays as small
+/// as it was.
+#[inline(never)]
 #[must_use]
-pub fn scores(pos: &Position, level: u8) -> Scores {
+pub fn evaluate(pos: &Position, level: u8, weights: &TermWeights) -> i32 {
+    if weights.is_neutral() {
+        Plain.total(&scores(pos, level, Plain), pos.side_to_move())
+    } else {
+        evaluate_weighted(pos, level, weights)
+    }
+}
+
+/// [`evaluate`] with weights other than 100, apart: inlined, its larger frame was set up
+/// for the plain evaluation too.
+#[inline(never)]
+#[cold]
+fn evaluate_weighted(pos: &Position, level: u8, weights: &TermWeights) -> i32 {
+    weights.total(&scores(pos, level, weights), pos.side_to_move())
+}
+
+/// The per-side scores of every term up to `level` (terms of higher levels stay zero),
+/// unweighted; `weighting` only decides the total that the drawish-ending term scales.
+#[must_use]
+pub fn scores(pos: &Position, level: u8, weighting: impl Weighting) -> Scores {
     use Color::{Black, Red};
     let pos = &*super::psqt::valued(pos);
     let mut s = Scores::default();
@@ -102,7 +143,7 @@ pub fn scores(pos: &Position, level: u8) -> Scores {
     let (r, b) = both(|c| pawns::score(&ctx, own(c), enemy(c), c));
     s.set(Term::Pawns, r, b);
     s.set_side(Term::Tempo, stm, tempo::score(pos, stm));
-    let before = s.total(stm);
+    let before = weighting.total(&s, stm);
     s.set_side(
         Term::DrawishEnding,
         stm,

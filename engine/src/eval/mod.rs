@@ -37,11 +37,13 @@ pub mod pins;
 pub mod psqt;
 pub mod scores;
 pub mod tempo;
+pub mod term_weights;
 pub mod threats;
 pub mod weights;
 pub mod wing_attack;
 
 pub use scores::{Breakdown, Scores, Term};
+pub use term_weights::{TermWeights, TERM_TUNABLES};
 
 use crate::board::{Color, Position};
 
@@ -51,12 +53,14 @@ pub const MAX_LEVEL: u8 = 6;
 /// evaluation costs far more than a look in a cache of them.
 pub const ATTACK_MAPS_LEVEL: u8 = 3;
 
-/// An evaluation function at a fixed level of knowledge.
+/// An evaluation function at a fixed level of knowledge, with weights for its terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Evaluator {
     level: u8,
     /// All ones from level 1 on, zero at level 0: the placement sum is added branch-free.
     placement_mask: i32,
+    /// Percent weights of the terms of levels 2..6 (all 100 by default).
+    weights: TermWeights,
 }
 
 impl Default for Evaluator {
@@ -75,13 +79,27 @@ fn for_side_to_move(pos: &Position, red: i32) -> i32 {
 }
 
 impl Evaluator {
-    /// The evaluator of a level; levels above [`MAX_LEVEL`] are clamped to it.
+    /// The evaluator of a level with the default weights; levels above [`MAX_LEVEL`]
+    /// are clamped to it.
     #[must_use]
     pub fn new(level: u8) -> Evaluator {
         Evaluator {
             level: level.min(MAX_LEVEL),
             placement_mask: if level >= 1 { -1 } else { 0 },
+            weights: TermWeights::default(),
         }
+    }
+
+    /// The same level with other term weights.
+    #[must_use]
+    pub fn with_weights(self, weights: TermWeights) -> Evaluator {
+        Evaluator { weights, ..self }
+    }
+
+    /// The term weights in use.
+    #[must_use]
+    pub fn weights(&self) -> TermWeights {
+        self.weights
     }
 
     /// The level in use.
@@ -104,12 +122,12 @@ impl Evaluator {
     /// at once, here (levels 2..6 continue out of line).
     #[must_use]
     #[inline]
-    pub fn evaluate(self, pos: &Position) -> i32 {
+    pub fn evaluate(&self, pos: &Position) -> i32 {
         if !std::ptr::eq(pos.values(), &psqt::VALUES) {
             return self.evaluate_unvalued(pos);
         }
         if self.level >= 2 {
-            return full::evaluate(pos, self.level);
+            return full::evaluate(pos, self.level, &self.weights);
         }
         let material = pos.material(Color::Red) - pos.material(Color::Black);
         let placement = pos.placement(Color::Red) - pos.placement(Color::Black);
@@ -120,7 +138,7 @@ impl Evaluator {
     /// from outside the search): its sums are computed first.
     #[cold]
     #[inline(never)]
-    fn evaluate_unvalued(self, pos: &Position) -> i32 {
+    fn evaluate_unvalued(&self, pos: &Position) -> i32 {
         self.evaluate(&pos.with_values(&psqt::VALUES))
     }
 
@@ -143,7 +161,7 @@ impl Evaluator {
         if self.level <= 2 {
             return self.evaluate(pos);
         }
-        let cheap = full::scores(pos, 2).total(pos.side_to_move());
+        let cheap = full::evaluate(pos, 2, &self.weights);
         if cheap - weights::LAZY_MARGIN >= beta || cheap + weights::LAZY_MARGIN <= alpha {
             return cheap;
         }
@@ -154,7 +172,7 @@ impl Evaluator {
     /// independent of this evaluator's level (for `xq-engine eval` and the tests).
     #[must_use]
     pub fn breakdown(pos: &Position) -> Breakdown {
-        let scores = full::scores(pos, MAX_LEVEL);
+        let scores = full::scores(pos, MAX_LEVEL, full::Plain);
         let stm = pos.side_to_move();
         let mut levels = [0; 7];
         for term in Term::ALL {
@@ -194,6 +212,35 @@ mod tests {
             );
         }
         assert!(breakdown.to_string().contains("palace control"));
+    }
+
+    #[test]
+    fn term_weights_scale_their_term_and_leave_the_default_evaluation_alone() {
+        let pos = Position::startpos();
+        let mut weights = TermWeights::default();
+        weights.set(Term::Tempo, 0);
+        assert_eq!(Evaluator::new(6).with_weights(weights).evaluate(&pos), 0);
+        assert_eq!(Evaluator::new(6).evaluate(&pos), weights::TEMPO);
+
+        // Twice the mobility adds the mobility term once more (no drawish ending here).
+        let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+        let pos = Position::from_fen(fen).expect("fen");
+        let breakdown = Evaluator::breakdown(&pos);
+        let mobility = breakdown.scores.net(Term::Mobility, pos.side_to_move());
+        assert_ne!(mobility, 0);
+        let mut weights = TermWeights::default();
+        weights.set(Term::Mobility, 200);
+        let plain = Evaluator::new(6).evaluate(&pos);
+        assert_eq!(plain, breakdown.at_level(6));
+        let weighted = Evaluator::new(6).with_weights(weights);
+        assert_ne!(weighted, Evaluator::new(6));
+        assert_eq!(weighted.evaluate(&pos), plain + mobility);
+        // Level 1 has no weighted term.
+        let level1 = Evaluator::new(1);
+        assert_eq!(
+            level1.with_weights(weights).evaluate(&pos),
+            level1.evaluate(&pos)
+        );
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl Scores {
 
     /// The sum of every term's net score for one side.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn total(&self, color: Color) -> i32 {
         let (red, black) = self
             .values

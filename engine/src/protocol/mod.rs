@@ -2,10 +2,13 @@
 //!
 //! The first line picks the dialect: `ucci` or `uci`. Every bad line is answered with
 //! `info string error: <why>` and the engine stays ready; end of input quits like `quit`.
+//! [`run_with`] and [`Handshake::WithTunables`] (`xq-engine --tune`) also announce the
+//! tunable search parameters and evaluation weights (see [`tunables`]).
 
 mod command;
 mod output;
 mod session;
+pub mod tunables;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -15,6 +18,7 @@ use std::time::Duration;
 pub use command::{parse, Command, CommandError, Dialect, Go};
 pub use output::{Output, DEFAULT_HASH_MB, MAX_HASH_MB};
 pub use session::{Flow, Session};
+pub use tunables::Handshake;
 
 /// Reads a line as text whatever its bytes; `None` at end of input.
 fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<String> {
@@ -28,8 +32,18 @@ fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> Option<String> {
 /// How often the loop looks whether the search has ended, while commands wait for it.
 const WAIT_POLL: Duration = Duration::from_millis(2);
 
-/// Runs the protocol loop until `quit` or end of input.
-pub fn run(mut input: impl BufRead + Send + 'static, mut output: Box<dyn Write + Send>) {
+/// Runs the protocol loop until `quit` or end of input, with the standard handshake.
+pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) {
+    run_with(input, output, Handshake::Standard);
+}
+
+/// Runs the protocol loop until `quit` or end of input, announcing the options of
+/// `handshake`.
+pub fn run_with(
+    mut input: impl BufRead + Send + 'static,
+    mut output: Box<dyn Write + Send>,
+    handshake: Handshake,
+) {
     let mut buffer = Vec::new();
     let dialect = loop {
         let Some(line) = read_line(&mut input, &mut buffer) else {
@@ -46,9 +60,9 @@ pub fn run(mut input: impl BufRead + Send + 'static, mut output: Box<dyn Write +
             }
         }
     };
-    let out = Output::new(output, dialect);
-    out.hello();
-    serve(input, Session::new(out), buffer);
+    let session = Session::new(Output::new(output, dialect), handshake);
+    session.hello();
+    serve(input, session, buffer);
 }
 
 /// The command loop. Lines come from a reader thread, so that the loop never blocks on

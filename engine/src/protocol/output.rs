@@ -4,6 +4,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use super::command::Dialect;
+use super::tunables::{tune_options, Handshake};
 use crate::eval::MAX_LEVEL;
 use crate::search::score::{ucci_score, uci_score};
 use crate::search::{Report, SearchResult};
@@ -52,8 +53,9 @@ impl Output {
         self.line(&format!("info string error: {why}"));
     }
 
-    /// The identification and options, then `ucciok` / `uciok`.
-    pub fn hello(&self) {
+    /// The identification and options (with `Handshake::WithTunables` every tunable
+    /// parameter too), then `ucciok` / `uciok`.
+    pub fn hello(&self, handshake: Handshake) {
         let version = env!("CARGO_PKG_VERSION");
         self.line(&format!("id name xq-engine {version}"));
         self.line("id author the xq-harness authors");
@@ -68,6 +70,7 @@ impl Output {
                 ));
                 self.line("option ponder type check default false");
                 self.line("option newgame type button");
+                self.tunables(handshake);
                 self.line("ucciok");
             }
             Dialect::Uci => {
@@ -79,7 +82,17 @@ impl Output {
                 ));
                 self.line("option name Ponder type check default false");
                 self.line("option name Clear Hash type button");
+                self.tunables(handshake);
                 self.line("uciok");
+            }
+        }
+    }
+
+    /// The tunable parameters' option lines, if the handshake has them.
+    fn tunables(&self, handshake: Handshake) {
+        if handshake == Handshake::WithTunables {
+            for option in tune_options() {
+                self.line(&option.announcement(self.dialect));
             }
         }
     }

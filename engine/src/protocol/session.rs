@@ -11,13 +11,21 @@ use std::thread::JoinHandle;
 
 use super::command::{Command, Dialect, Go};
 use super::output::{Output, DEFAULT_HASH_MB, MAX_HASH_MB};
+use super::tunables::{set_tunable, Handshake};
 use crate::board::{Color, Move, Position};
 use crate::eval::{Evaluator, MAX_LEVEL};
 use crate::movegen::is_legal;
-use crate::search::{Clock, Control, Game, Limits, Searcher};
+use crate::search::{Clock, Control, Game, Limits, SearchParams, Searcher};
 
 /// Accept a draw offer when our score is at most this (a pawn across the river down).
 const ACCEPT_DRAW_BELOW: i32 = -100;
+
+/// A searcher with a hash size, an evaluation and search parameters.
+fn new_searcher(hash_mb: usize, evaluator: Evaluator, params: SearchParams) -> Searcher {
+    let mut searcher = Searcher::new(hash_mb, evaluator);
+    searcher.set_params(params);
+    searcher
+}
 
 /// What the loop should do after a command.
 #[derive(Debug, PartialEq, Eq)]
@@ -41,6 +49,11 @@ pub struct Session {
     running: Option<Running>,
     millis: bool,
     hash_mb: usize,
+    /// The evaluation (level and term weights) and the search parameters set by the
+    /// options: a searcher made afresh gets them too.
+    evaluator: Evaluator,
+    params: SearchParams,
+    handshake: Handshake,
 }
 
 impl std::fmt::Debug for Session {
@@ -53,9 +66,10 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// A session in a dialect, writing to `out`.
+    /// A session in a dialect, writing to `out`, whose handshake announces the options
+    /// of `handshake`.
     #[must_use]
-    pub fn new(out: Output) -> Session {
+    pub fn new(out: Output, handshake: Handshake) -> Session {
         Session {
             out,
             game: Game {
@@ -67,7 +81,20 @@ impl Session {
             running: None,
             millis: false,
             hash_mb: DEFAULT_HASH_MB,
+            evaluator: Evaluator::default(),
+            params: SearchParams::default(),
+            handshake,
         }
+    }
+
+    /// Writes the handshake: identification, options, `ucciok` / `uciok`.
+    pub fn hello(&self) {
+        self.out.hello(self.handshake);
+    }
+
+    /// A searcher with the session's hash size, evaluation and search parameters.
+    fn fresh_searcher(&self) -> Searcher {
+        new_searcher(self.hash_mb, self.evaluator, self.params)
     }
 
     /// Whether UCCI times are in milliseconds.
@@ -150,21 +177,21 @@ impl Session {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
                     self.out.error("search thread failed; state reset");
-                    self.searcher = Some(Searcher::new(self.hash_mb, Evaluator::default()));
+                    self.searcher = Some(self.fresh_searcher());
                 }
             }
         }
     }
 
     fn searcher(&mut self) -> &mut Searcher {
-        let hash_mb = self.hash_mb;
+        let (hash_mb, evaluator, params) = (self.hash_mb, self.evaluator, self.params);
         self.searcher
-            .get_or_insert_with(|| Searcher::new(hash_mb, Evaluator::default()))
+            .get_or_insert_with(|| new_searcher(hash_mb, evaluator, params))
     }
 
     fn execute_idle(&mut self, command: Command) {
         match command {
-            Command::Hello => self.out.hello(),
+            Command::Hello => self.hello(),
             Command::NewGame => self.searcher().clear(),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.set_position(*start, moves),
@@ -195,7 +222,7 @@ impl Session {
             },
             "evallevel" => match value.and_then(|v| v.trim().parse::<u8>().ok()) {
                 Some(level) if level <= MAX_LEVEL => {
-                    self.searcher().set_evaluator(Evaluator::new(level))
+                    self.set_evaluator(Evaluator::new(level).with_weights(self.evaluator.weights()))
                 }
                 _ => self
                     .out
@@ -205,8 +232,25 @@ impl Session {
             "ponder" | "usebook" | "bookfiles" | "threads" | "batch" | "debug" | "idle"
             | "promotion" | "knowledge" | "pruning" | "randomness" | "style" | "loadbook"
             | "evalapi" | "multipv" => {}
-            other => self.out.error(&format!("unknown option `{other}`")),
+            other => {
+                let (mut params, mut weights) = (self.params, self.evaluator.weights());
+                match set_tunable(&mut params, &mut weights, other, value) {
+                    Some(Ok(())) => {
+                        self.params = params;
+                        self.searcher().set_params(params);
+                        self.set_evaluator(self.evaluator.with_weights(weights));
+                    }
+                    Some(Err(why)) => self.out.error(&why.to_string()),
+                    None => self.out.error(&format!("unknown option `{other}`")),
+                }
+            }
         }
+    }
+
+    /// Changes the evaluation (the searcher forgets what it learnt if it differs).
+    fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
+        self.searcher().set_evaluator(evaluator);
     }
 
     /// Replays the moves; an illegal one rejects the whole command and keeps the old position.
@@ -268,10 +312,10 @@ impl Session {
         let limits = self.limits(&go);
         let bounded = limits.ends_by_itself();
         let control = Arc::new(Control::new(go.ponder));
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.hash_mb, Evaluator::default()));
+        let mut searcher = match self.searcher.take() {
+            Some(searcher) => searcher,
+            None => self.fresh_searcher(),
+        };
         let (game, banned, out) = (self.game.clone(), self.banned.clone(), self.out.clone());
         let thread_control = Arc::clone(&control);
         let draw_offered = go.draw_offered;
@@ -297,7 +341,7 @@ impl Session {
             Err(e) => {
                 self.out
                     .error(&format!("cannot start the search thread: {e}"));
-                self.searcher = Some(Searcher::new(self.hash_mb, Evaluator::default()));
+                self.searcher = Some(self.fresh_searcher());
             }
         }
     }

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::limits::{Control, Limits};
-use super::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, MAX_PLY};
+use super::params::{
+    ASPIRATION_MAX_WINDOW, INFINITE_WAIT_POLL, MAX_ITERATION_DEPTH, NEW_ITERATION_SHARE,
+};
 use super::score::{is_mate, INFINITE, MATE};
 use super::searcher::{ply_entry, Searcher};
 use crate::board::{Move, Position};
@@ -76,8 +78,8 @@ impl Searcher {
         }
         let max_depth = limits
             .depth
-            .unwrap_or(MAX_PLY as i32 - 4)
-            .clamp(1, MAX_PLY as i32 - 4);
+            .unwrap_or(MAX_ITERATION_DEPTH)
+            .clamp(1, MAX_ITERATION_DEPTH);
         let timed = self.budget.is_some();
         let mut score = 0;
         for depth in 1..=max_depth {
@@ -115,7 +117,8 @@ impl Searcher {
             if let Some(budget) = self.budget {
                 let only_move = root_moves.len() == 1;
                 let elapsed = self.control.clock_elapsed();
-                let enough = !budget.fixed && elapsed >= budget.soft * 6 / 10;
+                let (share, of) = NEW_ITERATION_SHARE;
+                let enough = !budget.fixed && elapsed >= budget.soft * share / of;
                 if !self.control.pondering() && (only_move || enough) {
                     break;
                 }
@@ -161,13 +164,13 @@ impl Searcher {
 
     /// One iteration, first with a narrow window around the last score, widening on failure.
     fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
-        if depth < ASPIRATION_MIN_DEPTH || is_mate(previous) {
-            return self.search(-INFINITE, INFINITE, depth, 0, self.root_in_check);
+        if depth < self.params.aspiration_min_depth || is_mate(previous) {
+            return self.search_root(-INFINITE, INFINITE, depth);
         }
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let score = self.search(alpha, beta, depth, 0, self.root_in_check);
+            let score = self.search_root(alpha, beta, depth);
             if self.aborted {
                 return score;
             }
@@ -180,7 +183,7 @@ impl Searcher {
                 return score;
             }
             delta += delta;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_WINDOW {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
@@ -194,7 +197,7 @@ impl Searcher {
                 // Ponderhit arrived after the search had already finished: answer now.
                 return;
             }
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(INFINITE_WAIT_POLL);
         }
     }
 }

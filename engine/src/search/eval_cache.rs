@@ -1,7 +1,6 @@
 //! A cache of static evaluations by position key, for the evaluation levels that build
-//! attack maps (3..6). In the level-6 bench a third of the evaluations are of a position
-//! the same search evaluated before: transpositions, re-searches, and quiescence nodes,
-//! which do not probe the transposition table.
+//! attack maps (3..6): transpositions, re-searches and quiescence nodes (which do not
+//! probe the transposition table) evaluate the same positions again.
 //!
 //! The evaluation is a function of the pieces and the side to move alone, which the
 //! Zobrist key stands for, so a cached score is the score: the search, and the bench's

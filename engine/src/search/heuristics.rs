@@ -1,6 +1,6 @@
 //! Move-ordering memory: killer moves per ply and the history of quiet moves.
 
-use super::params::{HISTORY_MAX, MAX_PLY};
+use super::params::{HISTORY_BONUS_MAX_DEPTH_SQUARED, HISTORY_BONUS_SCALE, HISTORY_MAX, MAX_PLY};
 use crate::board::{Move, Piece, Square};
 
 /// Killers and history, kept between iterations of one search and cleared per game.
@@ -61,7 +61,7 @@ impl Heuristics {
             slot[1] = slot[0];
             slot[0] = Some(mv);
         }
-        let bonus = (depth * depth).min(400) * 8;
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX_DEPTH_SQUARED) * HISTORY_BONUS_SCALE;
         self.update(piece, mv.to(), bonus);
         for &(other, other_piece) in tried {
             if other != mv {

@@ -4,6 +4,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::params::{
+    DEFAULT_MOVES_TO_GO, HARD_BUDGET_FACTOR, INCREMENT_SHARE, LAST_MOVE_CAP, MAX_MOVES_TO_GO,
+    MOVETIME_OVERHEAD_DIVISOR, MOVE_CAP, MOVE_OVERHEAD,
+};
+
 /// Time left on the engine's clock for the rest of the game or the period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -25,11 +30,6 @@ pub struct Limits {
     /// Ponder: search without a time limit until `ponderhit` (then the clock applies) or `stop`.
     pub ponder: bool,
 }
-
-/// Time reserved for the pipe and process scheduling on every move.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
-/// Sudden death: plan as if this many moves remain.
-const DEFAULT_MOVES_TO_GO: u32 = 28;
 
 /// A soft budget (do not start another iteration beyond it) and a hard one (abort the
 /// search at it).
@@ -54,12 +54,13 @@ impl Limits {
         limited && !self.infinite && !self.ponder
     }
 
-    /// The time budget, if time limits the search at all.
+    /// The time budget, if time limits the search at all (the formulas are in
+    /// `params.rs`, from [`MOVE_OVERHEAD`] on).
     #[must_use]
     pub fn budget(&self) -> Option<Budget> {
         if let Some(movetime) = self.movetime {
             let t = movetime
-                .saturating_sub(MOVE_OVERHEAD / 3)
+                .saturating_sub(MOVE_OVERHEAD / MOVETIME_OVERHEAD_DIVISOR)
                 .max(Duration::from_millis(1));
             return Some(Budget {
                 soft: t,
@@ -72,16 +73,17 @@ impl Limits {
         let moves_to_go = clock
             .moves_to_go
             .unwrap_or(DEFAULT_MOVES_TO_GO)
-            .clamp(1, 60);
-        let base = usable / moves_to_go + clock.increment * 3 / 4;
+            .clamp(1, MAX_MOVES_TO_GO);
+        let base = usable / moves_to_go + clock.increment * INCREMENT_SHARE.0 / INCREMENT_SHARE.1;
         // Never plan on more than the time left minus a reserve for the moves to come.
-        let cap = if moves_to_go == 1 {
-            usable * 9 / 10
+        let (share, of) = if moves_to_go == 1 {
+            LAST_MOVE_CAP
         } else {
-            usable * 2 / 5
+            MOVE_CAP
         };
+        let cap = usable * share / of;
         let soft = base.min(cap).max(Duration::from_millis(1));
-        let hard = (base * 4).min(cap).max(soft);
+        let hard = (base * HARD_BUDGET_FACTOR).min(cap).max(soft);
         Some(Budget {
             soft,
             hard,

@@ -10,11 +10,13 @@ mod limits;
 pub mod params;
 mod picker;
 pub mod score;
+mod search_params;
 mod searcher;
 mod table_memory;
 mod tt;
 
 pub use driver::{Game, Report, SearchResult};
 pub use limits::{Budget, Clock, Control, Limits};
-pub use searcher::{Searcher, MOVE_LIMIT_PLIES};
+pub use search_params::{SearchParams, SEARCH_TUNABLES};
+pub use searcher::Searcher;
 pub use tt::{Bound, TranspositionTable};

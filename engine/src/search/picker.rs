@@ -2,7 +2,7 @@
 //! killers, quiet moves by history, and losing captures last.
 
 use super::heuristics::Heuristics;
-use super::params::HISTORY_MAX;
+use super::params::{HISTORY_MAX, SORTED_QUIETS};
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::{
@@ -15,8 +15,6 @@ const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_000_100, 1_000_000];
 const BAD_CAPTURE: i32 = -2_000_000;
-/// Quiet moves picked in history order; the rest follow in generation order.
-const SORTED_QUIETS: usize = 12;
 /// Bits of a list place in the selection key of `pick_best`, and the largest place.
 const PLACE_BITS: u32 = 7;
 const MAX_PLACE: i32 = (1 << PLACE_BITS) - 1;
@@ -59,11 +57,8 @@ fn capture_score(pos: &Position, m: Move) -> i32 {
 }
 
 // The generators for nodes in check are instantiated once each, out of line and cold,
-// as `generate_captures_unchecked` is out of line. The generic generator inlined into
-// each of its callers made them large (the picker's quiet-move generation 14 KB of
-// code, its capture generation and the quiescence picker 12 KB each, now 4 KB, 0.6 KB
-// and 0.5 KB), and the search's hot code more than twice the size of the first-level
-// instruction cache (cachegrind: 14 misses per node).
+// as `generate_captures_unchecked` is out of line: inlined into each caller, the generic
+// generator made the search's hot code overflow the instruction cache.
 
 /// Every legal move of a side in check.
 #[cold]
@@ -275,9 +270,8 @@ impl MovePicker {
             return None;
         }
         // One maximum over the scores, each with its place in the low seven bits (the
-        // first place ranks highest among equal scores). A running "best so far" compare
-        // was mispredicted each time the best changed, and a search for the place of the
-        // maximum once per pick; a maximum has no branch at all.
+        // first place ranks highest among equal scores): a maximum has no branch to
+        // mispredict.
         let rest = &scores[self.next..n];
         let key = rest
             .iter()
@@ -373,7 +367,7 @@ impl MovePicker {
     }
 
     /// The next move and its ordering score, best first. `pos` must be the node's position.
-    #[inline]
+    #[inline(always)]
     pub fn next_move(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
         // A quiescence picker only walks its one list, best first: the stages below, with
         // the large frame they need, are for the main search.
@@ -387,7 +381,7 @@ impl MovePicker {
     /// already generated, or a killer); `None` when a generation comes first, or when no
     /// move is left. After a `None`, `next_move` goes on from there: it generates, or it
     /// too answers `None`.
-    #[inline]
+    #[inline(always)]
     pub fn next_listed(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<(Move, i32)> {
         if self.single_list {
             return self.pick_best();

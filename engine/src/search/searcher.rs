@@ -10,16 +10,14 @@ use super::limits::{Budget, Control};
 use super::params::*;
 use super::picker::{is_losing_capture, MovePicker, PickerBuffers};
 use super::score::{from_tt, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND, RULE_WIN};
+use super::search_params::SearchParams;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
 use crate::movegen::{capture_keeps_king_safe, gives_check, has_legal_move, MAX_MOVES};
 use crate::rules::chase::new_chases;
-use crate::rules::{judge_cycle, ChaseRule, PlyEntry};
-
-/// Plies without capture after which the game is drawn (the runner's default rule).
-pub const MOVE_LIMIT_PLIES: u32 = 120;
+use crate::rules::{judge_cycle, ChaseRule, PlyEntry, Rules};
 
 /// The judge's record of a position reached by `mv` (chases are not tracked in search).
 #[must_use]
@@ -34,15 +32,18 @@ pub(super) fn ply_entry(pos: &Position, mv: Option<Move>, gave_check: bool) -> P
     }
 }
 
-/// Late move reduction table, `[depth][moves searched]`, built once per searcher.
-fn lmr_table() -> Vec<[u8; 64]> {
+/// Late move reduction table, `[depth][moves searched]`, built from the parameters'
+/// `lmr_base` and `lmr_divisor` (the formula is at [`LMR_MIN_MOVES`]).
+fn lmr_table(params: &SearchParams) -> Vec<[u8; LMR_TABLE_MOVES]> {
+    let base = f64::from(params.lmr_base) / 100.0;
+    let divisor = f64::from(params.lmr_divisor) / 100.0;
     (0..MAX_PLY)
         .map(|depth| {
-            let mut row = [0u8; 64];
+            let mut row = [0u8; LMR_TABLE_MOVES];
             for (moves, r) in row.iter_mut().enumerate() {
                 if depth > 0 && moves > 0 {
-                    let value = 0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25;
-                    *r = value.clamp(0.0, 60.0) as u8;
+                    let value = base + (depth as f64).ln() * (moves as f64).ln() / divisor;
+                    *r = value.clamp(0.0, LMR_TABLE_MAX) as u8;
                 }
             }
             row
@@ -76,7 +77,12 @@ pub struct Searcher {
     pub(super) line: Vec<Option<(Move, crate::board::Undo)>>,
     frames: Vec<Frame>,
     pv: Vec<Vec<Move>>,
-    lmr: Vec<[u8; 64]>,
+    /// The margins, reductions and thresholds in use.
+    pub(super) params: SearchParams,
+    /// Whether `params` are the defaults (see `knobs`).
+    default_params: bool,
+    /// Late move reductions by depth and moves searched, from `params`.
+    lmr: Vec<[u8; LMR_TABLE_MOVES]>,
     pub(super) nodes: u64,
     pub(super) sel_depth: usize,
     pub(super) node_limit: u64,
@@ -94,9 +100,11 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a table of `hash_mb` MiB and the given evaluation.
+    /// A searcher with a table of `hash_mb` MiB, the given evaluation and the default
+    /// search parameters.
     #[must_use]
     pub fn new(hash_mb: usize, evaluator: Evaluator) -> Searcher {
+        let params = SearchParams::default();
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Heuristics::default(),
@@ -110,7 +118,9 @@ impl Searcher {
             pv: (0..MAX_PLY + 4)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
-            lmr: lmr_table(),
+            lmr: lmr_table(&params),
+            params,
+            default_params: true,
             nodes: 0,
             sel_depth: 0,
             node_limit: u64::MAX,
@@ -152,6 +162,21 @@ impl Searcher {
         }
     }
 
+    /// Changes the search parameters. What the table and the move-ordering history learnt
+    /// stays, as it does between the moves of a game (options are set before a game, and
+    /// `newgame` clears them).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.lmr = lmr_table(&params);
+        self.params = params;
+        self.default_params = params == SearchParams::DEFAULT;
+    }
+
+    /// The search parameters in use.
+    #[must_use]
+    pub fn params(&self) -> SearchParams {
+        self.params
+    }
+
     /// The evaluation in use.
     #[must_use]
     pub fn evaluator(&self) -> Evaluator {
@@ -161,10 +186,9 @@ impl Searcher {
     /// The static evaluation of the current position, for the side to move.
     #[inline]
     fn evaluate(&mut self) -> i32 {
-        let (evaluator, pos) = (self.evaluator, &self.pos);
+        let (evaluator, pos) = (&self.evaluator, &self.pos);
         // Levels 0 and 1 add two kept sums, level 2 a few counts: cheaper than the
-        // lookup, whose slot is rarely in the nearest caches (level 2 ran at 0.93 of its
-        // speed with the cache, in wall time, for 5% fewer instructions).
+        // lookup, whose slot is rarely in the nearest caches.
         if !evaluator.builds_attack_maps() {
             return evaluator.evaluate(pos);
         }
@@ -301,11 +325,14 @@ impl Searcher {
     }
 
     /// Draws and wins by the rules at an inner node, from the side to move's view.
+    #[inline(always)]
     fn rule_score(&self, ply: usize) -> Option<i32> {
         // The rules judge, at the first repetition inside the tree. Checks are recorded
         // on every move; chases only when a repetition is found (they are costly).
         let us = self.pos.side_to_move();
-        if let Some(first) = judge_cycle(&self.path[self.window_start..], us, 2) {
+        if let Some(first) =
+            judge_cycle(&self.path[self.window_start..], us, SEARCH_REPETITION_COUNT)
+        {
             let verdict = self
                 .judge_with_chases(self.window_start + first.first_occurrence)
                 .unwrap_or(first);
@@ -316,7 +343,7 @@ impl Searcher {
             });
         }
         let pos = &self.pos;
-        if pos.plies_since_capture() >= MOVE_LIMIT_PLIES {
+        if pos.plies_since_capture() >= Rules::DEFAULT_MOVE_LIMIT {
             return Some(DRAW);
         }
         if !pos.has_attackers(crate::board::Color::Red)
@@ -340,13 +367,36 @@ impl Searcher {
             window[k].chased = new_chases(&before, &after, m, ChaseRule::Axf);
             after = before;
         }
-        judge_cycle(&window, self.pos.side_to_move(), 2)
+        judge_cycle(&window, self.pos.side_to_move(), SEARCH_REPETITION_COUNT)
+    }
+
+    /// The search of the root with the window `alpha..beta`: the instance of [`Self::search`]
+    /// for the default parameters when they are in use, else the one that reads them.
+    pub(super) fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
+        let checked = self.root_in_check;
+        if self.default_params {
+            self.search::<true>(alpha, beta, depth, 0, checked)
+        } else {
+            self.search::<false>(alpha, beta, depth, 0, checked)
+        }
+    }
+
+    /// The parameters an instance of the search reads: with `DEFAULTS` the constants, so
+    /// that the default search compiles as it did with constants (read from `self`, each
+    /// is loaded again after every recursive call); the other instance reads `params`.
+    #[inline(always)]
+    fn knobs<const DEFAULTS: bool>(&self) -> SearchParams {
+        if DEFAULTS {
+            SearchParams::DEFAULT
+        } else {
+            self.params
+        }
     }
 
     /// Principal variation search of `depth` plies at distance `ply` from the root;
     /// `checked` says whether the side to move is in check (the parent knows it from
     /// `gives_check`, which is cheaper than asking again).
-    pub(super) fn search(
+    pub(super) fn search<const DEFAULTS: bool>(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
@@ -357,7 +407,7 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply, checked);
+            return self.quiescence::<DEFAULTS>(alpha, beta, ply, checked);
         }
         if self.out_of_budget() {
             return DRAW;
@@ -404,18 +454,21 @@ impl Searcher {
 
         if !pv_node && !checked {
             // Reverse futility: far above beta with little depth left.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && !is_mate(beta) {
+            let rfp = depth <= self.knobs::<DEFAULTS>().rfp_max_depth;
+            if rfp && eval - self.knobs::<DEFAULTS>().rfp_margin * depth >= beta && !is_mate(beta) {
                 return eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, prune.
             let after_null = ply > 0 && self.frames[ply - 1].mv.is_none();
-            if depth >= 2
+            if depth >= self.knobs::<DEFAULTS>().null_min_depth
                 && eval >= beta
                 && !after_null
-                && self.attacking_material() >= NULL_MIN_MATERIAL
+                && self.attacking_material() >= self.knobs::<DEFAULTS>().null_min_material
             {
-                let reduction =
-                    NULL_BASE + depth / NULL_DEPTH_DIVISOR + ((eval - beta) / 300).min(2);
+                let p = self.knobs::<DEFAULTS>();
+                let reduction = p.null_base
+                    + depth / p.null_depth_divisor
+                    + ((eval - beta) / p.null_eval_divisor).min(p.null_eval_max_reduction);
                 let undo = self.pos.make_null();
                 // The child probes the table first thing, like the child of a move.
                 self.tt.prefetch(self.pos.key());
@@ -424,7 +477,13 @@ impl Searcher {
                 self.path.push(ply_entry(&self.pos, None, false));
                 self.line.push(None);
                 self.frames[ply].mv = None;
-                let score = -self.search(-beta, -beta + 1, depth - 1 - reduction, ply + 1, false);
+                let score = -self.search::<DEFAULTS>(
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    false,
+                );
                 self.path.pop();
                 self.line.pop();
                 self.window_start = saved_window;
@@ -438,7 +497,7 @@ impl Searcher {
             }
         }
         // Internal iterative reduction: without a hash move this node is probably new.
-        if depth >= IIR_MIN_DEPTH && hash_move.is_none() {
+        if depth >= self.knobs::<DEFAULTS>().iir_min_depth && hash_move.is_none() {
             depth -= 1;
         }
 
@@ -464,21 +523,24 @@ impl Searcher {
         let may_stalemate = !self.has_attacking_pieces(!self.pos.side_to_move());
         // Halved unless improving (a shift: a division here would cost more than the
         // rest of the move's bookkeeping).
-        let lmp_limit = LMP_BASE + ((depth * depth) as usize >> usize::from(!improving));
+        let lmp_limit = self.knobs::<DEFAULTS>().lmp_base
+            + ((depth * depth) as usize >> usize::from(!improving));
         // From depth 2 on, every child searched probes the table (reductions leave it a
         // ply): its cluster is fetched before the move is played, because the fetch from
         // memory takes longer than the child takes to reach its probe. It is fetched when
         // the move is picked ahead (below), else as soon as the move comes up, before the
-        // legality, check and pruning tests. (perf: with the fetch at the pick alone, half
-        // the search function's own time waited on the probe's load; with the pick ahead
-        // a quarter, level 1 1.04 to 1.06 times as fast, level 6 1.01.)
-        let fetch_early = depth >= 2;
+        // legality, check and pruning tests.
+        let fetch_early = depth >= EARLY_FETCH_MIN_DEPTH;
         // The move after the one being searched, picked ahead (see below).
         let mut ahead: Option<(Move, i32)> = None;
 
         loop {
             let prunable = !root && !checked && !may_stalemate && best_score > -MATE_BOUND;
-            let futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
+            // The parameters are read where they are used, as the constants were: a
+            // comparison with a field of `self` is one instruction, as with a constant,
+            // and copies kept across the recursive calls would be spilled to the stack.
+            let futile = depth <= self.knobs::<DEFAULTS>().futility_max_depth
+                && eval + self.knobs::<DEFAULTS>().futility_margin * depth <= alpha;
             if prunable && futile {
                 // Futility (below) would prune every quiet move but checks.
                 picker.only_checking_quiets();
@@ -503,7 +565,11 @@ impl Searcher {
             let capture = self.pos.piece_at(m.to()).is_some();
             // Late move pruning: enough quiet moves tried at a shallow node; the rest of
             // them (checks included) are not even generated.
-            if prunable && !capture && depth <= LMP_MAX_DEPTH && quiets.len() >= lmp_limit {
+            if prunable
+                && !capture
+                && depth <= self.knobs::<DEFAULTS>().lmp_max_depth
+                && quiets.len() >= lmp_limit
+            {
                 picker.skip_quiets();
                 continue;
             }
@@ -518,15 +584,15 @@ impl Searcher {
                 && !checked
                 && capture
                 && !check
-                && depth <= 3
+                && depth <= self.knobs::<DEFAULTS>().bad_capture_max_depth
                 && best_score > -MATE_BOUND
                 && MovePicker::is_bad_capture_score(order)
-                && eval + FUTILITY_MARGIN * depth <= alpha
+                && eval + self.knobs::<DEFAULTS>().futility_margin * depth <= alpha
             {
                 continue;
             }
 
-            let extension = i32::from(check && ply < 2 * MAX_PLY / 3);
+            let extension = i32::from(check && ply < CHECK_EXTENSION_MAX_PLY);
             let new_depth = depth - 1 + extension;
             if fetch_early {
                 // Fetched when its move comes up, a child's cluster is still on its way
@@ -542,28 +608,39 @@ impl Searcher {
             self.frames[ply].mv = Some(m);
             let undo = self.play(m, check, new_depth > 0 && !fetch_early);
             let score = if searched == 0 {
-                -self.search(-beta, -alpha, new_depth, ply + 1, check)
+                -self.search::<DEFAULTS>(-beta, -alpha, new_depth, ply + 1, check)
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !checked {
+                if depth >= self.knobs::<DEFAULTS>().lmr_min_depth
+                    && searched >= self.knobs::<DEFAULTS>().lmr_min_moves
+                    && quiet
+                    && !checked
+                {
                     reduction = i32::from(
-                        self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)],
+                        self.lmr[depth.min(MAX_PLY as i32 - 1) as usize]
+                            [searched.min(LMR_TABLE_MOVES - 1)],
                     );
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
-                    reduction -= self.heuristics.history(mover, m.to()) / 6000;
+                    reduction -= self.heuristics.history(mover, m.to())
+                        / self.knobs::<DEFAULTS>().lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score =
-                    -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, check);
+                let mut score = -self.search::<DEFAULTS>(
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    check,
+                );
                 if score > alpha && reduction > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, check);
+                    score = -self.search::<DEFAULTS>(-alpha - 1, -alpha, new_depth, ply + 1, check);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, check);
+                    score = -self.search::<DEFAULTS>(-beta, -alpha, new_depth, ply + 1, check);
                 }
                 score
             };
@@ -630,7 +707,13 @@ impl Searcher {
 
     /// Quiescence search: captures only (every evasion when in check), so the static
     /// evaluation is taken only in quiet positions.
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, checked: bool) -> i32 {
+    fn quiescence<const DEFAULTS: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        checked: bool,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if self.out_of_budget() {
@@ -649,6 +732,8 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let stand_pat = if checked { -INFINITE } else { self.evaluate() };
+        // Read once: the loop's recursive calls would make it a load from `self` per move.
+        let delta_margin = self.knobs::<DEFAULTS>().delta_margin;
         let mut best = stand_pat;
         let mut victims = BitBoard::EMPTY;
         if !checked {
@@ -657,7 +742,7 @@ impl Searcher {
             }
             // Delta pruning: only captures of pieces that may lift the score to alpha are
             // generated; when there are none, no capture will reach it.
-            victims = self.victims_above(alpha - stand_pat - DELTA_MARGIN);
+            victims = self.victims_above(alpha - stand_pat - delta_margin);
             if victims.is_empty() {
                 return stand_pat;
             }
@@ -672,7 +757,7 @@ impl Searcher {
         while let Some((m, _)) = picker.next_move(&self.pos, &self.heuristics) {
             if !checked {
                 let victim = self.pos.piece_at(m.to()).map_or(0, |p| material(p.kind()));
-                if stand_pat + victim + DELTA_MARGIN <= alpha
+                if stand_pat + victim + delta_margin <= alpha
                     || is_losing_capture(&self.pos, m)
                     || !capture_keeps_king_safe(&self.pos, m)
                 {
@@ -681,7 +766,7 @@ impl Searcher {
             }
             let check = gives_check(&self.pos, m);
             let undo = self.play_in_quiescence(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1, check);
+            let score = -self.quiescence::<DEFAULTS>(-beta, -alpha, ply + 1, check);
             self.pos.unmake_move(m, undo);
             if self.aborted {
                 self.return_buffers(ply, picker);
@@ -723,6 +808,22 @@ mod tests {
         searcher
             .think(&game, &limits, &[], control, &mut |_| {})
             .nodes
+    }
+
+    #[test]
+    fn the_search_that_reads_the_parameters_is_the_default_one_at_default_values() {
+        let mut constants = Searcher::new(1, Evaluator::new(6));
+        let mut read = Searcher::new(1, Evaluator::new(6));
+        read.default_params = false;
+        assert_eq!(search_nodes(&mut read), search_nodes(&mut constants));
+        // And it does read them.
+        let mut changed = Searcher::new(1, Evaluator::new(6));
+        changed.set_params(SearchParams {
+            futility_margin: 40,
+            ..SearchParams::default()
+        });
+        assert!(!changed.default_params);
+        assert_ne!(search_nodes(&mut changed), search_nodes(&mut constants));
     }
 
     #[test]

@@ -1,9 +1,8 @@
 //! The transposition table's memory, on 2 MiB pages where the system gives them.
 //!
 //! Every probe of the table lands on a random cluster, so with 4 KiB pages nearly every
-//! probe also misses the TLB: a 16 MiB table spans 4,096 pages, more than the TLB holds.
-//! perf showed the search stalled on the prefetch of the child's cluster for about a
-//! tenth of its time. Aligned to 2 MiB and marked with `madvise(MADV_HUGEPAGE)` (Linux
+//! probe also misses the TLB: a 16 MiB table spans 4,096 pages, more than the TLB holds,
+//! and the search stalls on the prefetch of the child's cluster. Aligned to 2 MiB and marked with `madvise(MADV_HUGEPAGE)` (Linux
 //! with transparent huge pages in `madvise` or `always` mode, the usual default), the
 //! same table spans 8 pages. Elsewhere, or when the kernel declines, the memory is
 //! ordinary and the table works the same, only slower.

@@ -1,9 +1,10 @@
 //! The transposition table: clusters of four 16-byte entries, one cache line each.
 //!
 //! Replacement keeps the deeper and the newer: a new result replaces the entry of the
-//! same position, else the entry of the cluster with the lowest `depth - 8 * age`, where
-//! age counts searches since the entry was written.
+//! same position, else the entry of the cluster with the lowest `depth - TT_AGE_WEIGHT *
+//! age`, where age counts searches since the entry was written (see `params.rs`).
 
+use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEEPER_MARGIN};
 use super::table_memory::PagedArray;
 use crate::board::Move;
 
@@ -90,8 +91,7 @@ impl TranspositionTable {
     }
 
     /// Asks the CPU to start loading the cluster of `key` (no effect on the result). The
-    /// probe of a child node is otherwise a cache miss on most new positions: perf showed
-    /// 60% of the search function's own time on that one load before this was added.
+    /// probe of a child node is otherwise a cache miss on most new positions.
     #[inline]
     #[allow(unsafe_code)]
     pub fn prefetch(&self, key: u64) {
@@ -134,7 +134,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. `score` must already be in table form (`score::to_tt`).
-    #[inline]
+    #[inline(always)]
     pub fn store(
         &mut self,
         key: u64,
@@ -151,7 +151,7 @@ impl TranspositionTable {
         let slot = match cluster.entries.iter().position(|e| e.key == key) {
             Some(i) => i,
             None => {
-                let worth = |e: &Entry| i32::from(e.depth) - 8 * age(e);
+                let worth = |e: &Entry| i32::from(e.depth) - TT_AGE_WEIGHT * age(e);
                 let mut best = 0;
                 for i in 1..4 {
                     if worth(&cluster.entries[i]) < worth(&cluster.entries[best]) {
@@ -165,7 +165,7 @@ impl TranspositionTable {
         // Keep a deeper result of the same position unless the new one is exact or the old is stale.
         if old.key == key
             && bound != Bound::Exact
-            && depth + 2 < i32::from(old.depth)
+            && depth + TT_KEEP_DEEPER_MARGIN < i32::from(old.depth)
             && age(&old) == 0
         {
             return;

@@ -18,7 +18,13 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine binary of this package.
     pub fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// Starts the engine binary of this package with command-line arguments.
+    pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_xq-engine"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -19,6 +19,7 @@ pub mod run;
 pub mod stats;
 pub mod status;
 pub mod submit;
+pub mod tune;
 pub mod worker;
 
 /// Command-line interface of `xq-runner`.
@@ -64,6 +65,8 @@ pub enum Command {
     Db(db::DbArgs),
     /// Combine the folders of a run's shards (`run --shard I/N`) into one run folder.
     Merge(merge::MergeArgs),
+    /// Tune engine options with SPSA (fishtest's): a config with a [tune] section.
+    Tune(tune::TuneArgs),
 }
 
 /// Exit codes shared by every subcommand (defined below the CLI, since runs report them).
@@ -94,5 +97,6 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Cancel(args) => cancel::run(&args),
         Command::Db(args) => db::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Tune(args) => tune::run(&args),
     }
 }

@@ -49,6 +49,8 @@ pub struct EngineSession {
     io: LineIo,
     /// The engine's own name (`id name`).
     pub id_name: Option<String>,
+    /// The `option ...` lines of the handshake, as the engine wrote them.
+    pub announced: Vec<String>,
 }
 
 impl EngineSession {
@@ -68,6 +70,7 @@ impl EngineSession {
             process: Some(process),
             io,
             id_name: None,
+            announced: Vec::new(),
         };
         match session.handshake().await {
             Ok(()) => Ok(session),
@@ -87,6 +90,7 @@ impl EngineSession {
             process: None,
             io,
             id_name: None,
+            announced: Vec::new(),
         }
     }
 
@@ -113,6 +117,7 @@ impl EngineSession {
             match self.next_message(deadline, "the handshake answer").await? {
                 FromEngine::HelloOk => break,
                 FromEngine::IdName(name) => self.id_name = Some(name),
+                FromEngine::Option(line) => self.announced.push(line),
                 _ => {}
             }
         }

@@ -2,7 +2,7 @@
 //! rejected, then a validated [`Plan`]), with `--set key=value` overrides. Every error
 //! names the file, the line and the key.
 
-mod locate;
+pub mod locate;
 mod overrides;
 mod plan;
 mod raw;

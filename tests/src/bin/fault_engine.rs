@@ -15,7 +15,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use xq_core::board::{Move, Position};
+use xq_core::board::Position;
 use xq_core::movegen::legal_moves;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -83,21 +83,12 @@ fn parse_args() -> Result<Config, String> {
     Ok(config)
 }
 
-/// Parses `position {startpos|fen F} [moves ...]` into the position and its ply number.
+#[path = "../position_line.rs"]
+mod position_line;
+
+/// The position of a `position` line and its ply number.
 fn position(line: &str) -> Option<(Position, usize)> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let moves_at = words
-        .iter()
-        .position(|&w| w == "moves")
-        .unwrap_or(words.len());
-    let mut pos = match words.get(1) {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&words[2..moves_at].join(" ")).ok()?,
-        _ => return None,
-    };
-    for text in words.iter().skip(moves_at + 1) {
-        pos.make_move(Move::parse(text).ok()?);
-    }
+    let pos = position_line::position(line)?;
     // Plies since the game start, from the move counter of the final position.
     let ply = (pos.fullmove_number() as usize - 1) * 2
         + usize::from(pos.side_to_move() == xq_core::board::Color::Black);

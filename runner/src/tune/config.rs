@@ -1,0 +1,463 @@
+//! A tune config: the `[tune]` section and its `[[tune.param]]` tables (plus, with
+//! `--params FILE`, fishtest's parameter lines), one `[[engine]]`, and everything else
+//! meaning what it means for `run`. The rest of the file is read by the runner's own
+//! config code, so `[time]`, `[openings]`, `[rules]`, `[output]`, `[faults]`,
+//! `tournament.concurrency` and `seed` are checked, and their errors located, exactly as
+//! for `run`.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::params::{check_all, parse_fishtest, Origin, TuneParam};
+use super::spsa::Schedule;
+use crate::config::locate::{line_at, line_of};
+use crate::config::{ConfigError, Plan};
+
+/// A validated tune.
+#[derive(Clone, Debug)]
+pub struct TunePlan {
+    /// The run settings: two engines, both the tuned engine (index 0 plays theta+,
+    /// index 1 theta-), `pairs` the number of iterations.
+    pub plan: Plan,
+    pub schedule: Schedule,
+    pub params: Vec<TuneParam>,
+    /// The config as read (overrides applied, the `--params` lines as `[[tune.param]]`),
+    /// as TOML: kept in the output folder, compared on resume, shown in the report.
+    pub config: String,
+}
+
+/// `[tune]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTune {
+    pairs: Option<u64>,
+    alpha: Option<f64>,
+    gamma: Option<f64>,
+    #[serde(rename = "A")]
+    a_ratio: Option<f64>,
+    #[serde(default, rename = "param")]
+    params: Vec<Spanned<RawParam>>,
+}
+
+/// `[[tune.param]]` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawParam {
+    name: String,
+    start: f64,
+    min: f64,
+    max: f64,
+    c_end: f64,
+    r_end: f64,
+}
+
+/// The parts of the file the tuner reads itself.
+#[derive(Debug, Deserialize)]
+struct TuneFile {
+    tune: Option<Spanned<RawTune>>,
+    #[serde(default)]
+    engine: Vec<Spanned<toml::Value>>,
+    #[serde(default)]
+    tournament: toml::Table,
+    sprt: Option<Spanned<toml::Value>>,
+}
+
+/// The name of the stand-in second engine that lets the run's config code check a file
+/// with one engine; it is never started.
+const STAND_IN: &str = "xq-runner-tune-stand-in";
+
+fn error(file: &str, line: Option<usize>, key: Option<&str>, message: String) -> ConfigError {
+    ConfigError {
+        file: file.to_owned(),
+        line,
+        key: key.map(str::to_owned),
+        message: message.trim().replace('\n', "; "),
+    }
+}
+
+/// The text with every line of the `[tune]` and `[tune.*]` tables commented out, so
+/// that the run's config code reads the rest with its lines where they were.
+fn without_tune(text: &str) -> String {
+    let mut in_tune = false;
+    text.split_inclusive('\n')
+        .map(|line| {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with('[') {
+                let name = trimmed.trim_start_matches('[');
+                let name = name.split(']').next().unwrap_or_default().trim();
+                in_tune = name == "tune" || name.starts_with("tune.");
+            }
+            if in_tune {
+                format!("#{line}")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect()
+}
+
+/// Applies a `--set tune.KEY=VALUE` override.
+fn set_tune(tune: &mut RawTune, text: &str) -> Result<(), String> {
+    let bad = |why: &str| format!("--set {text}: {why}");
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| bad("expected key=value"))?;
+    let value = value.trim();
+    let number = || value.parse::<f64>().map_err(|_| bad("expected a number"));
+    match key.trim() {
+        "tune.pairs" => {
+            tune.pairs = Some(value.parse().map_err(|_| bad("expected a whole number"))?);
+        }
+        "tune.alpha" => tune.alpha = Some(number()?),
+        "tune.gamma" => tune.gamma = Some(number()?),
+        "tune.A" => tune.a_ratio = Some(number()?),
+        _ => {
+            return Err(bad(
+                "--set changes tune.pairs, tune.alpha, tune.gamma or tune.A",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Reads a tune config from a file, with `--set` overrides and an optional `--params`
+/// file of fishtest's lines.
+///
+/// # Errors
+/// One [`ConfigError`] naming the file, line and key of the first problem.
+pub fn load(
+    path: &Path,
+    overrides: &[String],
+    params_file: Option<&Path>,
+) -> Result<TunePlan, ConfigError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| error(&name, None, None, format!("cannot read: {e}")))?;
+    let extra = match params_file {
+        None => Vec::new(),
+        Some(p) => {
+            let file = p.display().to_string();
+            let lines = std::fs::read_to_string(p)
+                .map_err(|e| error(&file, None, None, format!("cannot read: {e}")))?;
+            parse_fishtest(&file, &lines)?
+        }
+    };
+    parse(&name, &text, overrides, extra)
+}
+
+/// [`load`] of a text; `name` is used in errors, `extra` are parameters read elsewhere.
+///
+/// # Errors
+/// As [`load`].
+pub fn parse(
+    name: &str,
+    text: &str,
+    overrides: &[String],
+    extra: Vec<TuneParam>,
+) -> Result<TunePlan, ConfigError> {
+    let file: TuneFile = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_at(text, s.start));
+        error(name, line, None, e.message().to_owned())
+    })?;
+    let tune_line = file.tune.as_ref().map(|t| line_at(text, t.span().start));
+    let mut tune = file.tune.map(Spanned::into_inner).ok_or_else(|| {
+        error(
+            name,
+            None,
+            Some("tune"),
+            "missing: a [tune] section (see docs/tuning.md)".to_owned(),
+        )
+    })?;
+    match file.engine.len() {
+        1 => {}
+        0 => {
+            return Err(error(
+                name,
+                None,
+                Some("engine"),
+                "missing: the [[engine]] to tune".to_owned(),
+            ))
+        }
+        n => {
+            return Err(error(
+                name,
+                Some(line_at(text, file.engine[1].span().start)),
+                Some("engine.1"),
+                format!("a tune has exactly one [[engine]], the engine it tunes; found {n}"),
+            ))
+        }
+    }
+    for key in ["pairs", "games", "kind"] {
+        if file.tournament.contains_key(key) {
+            let message = if key == "kind" {
+                "a tune plays its engine against itself: leave tournament.kind out".to_owned()
+            } else {
+                format!("a tune plays tune.pairs iterations of one pair: set tune.pairs, not tournament.{key}")
+            };
+            return Err(error(
+                name,
+                line_of(text, &["tournament", key]),
+                Some(&format!("tournament.{key}")),
+                message,
+            ));
+        }
+    }
+    if let Some(sprt) = &file.sprt {
+        return Err(error(
+            name,
+            Some(line_at(text, sprt.span().start)),
+            Some("sprt"),
+            "a tune has no SPRT: leave the [sprt] section out".to_owned(),
+        ));
+    }
+    let (tune_sets, run_sets): (Vec<&String>, Vec<&String>) = overrides
+        .iter()
+        .partition(|o| o.trim_start().starts_with("tune."));
+    for o in tune_sets {
+        set_tune(&mut tune, o).map_err(|m| error(name, None, None, m))?;
+    }
+
+    let mut params: Vec<TuneParam> = tune
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let raw = p.get_ref();
+            TuneParam {
+                name: raw.name.trim().to_owned(),
+                start: raw.start,
+                min: raw.min,
+                max: raw.max,
+                c_end: raw.c_end,
+                r_end: raw.r_end,
+                origin: Some(Origin {
+                    file: name.to_owned(),
+                    line: Some(line_at(text, p.span().start)),
+                    key: Some(format!("tune.param.{i}")),
+                }),
+            }
+        })
+        .collect();
+    params.extend(extra);
+    if params.is_empty() {
+        return Err(error(
+            name,
+            tune_line,
+            Some("tune.param"),
+            "no parameters: add [[tune.param]] tables or --params FILE".to_owned(),
+        ));
+    }
+    check_all(&params)?;
+    let pairs = match tune.pairs {
+        None => {
+            return Err(error(
+                name,
+                tune_line,
+                Some("tune.pairs"),
+                "missing: the number of iterations (one pair each)".to_owned(),
+            ))
+        }
+        Some(0) => {
+            return Err(error(
+                name,
+                line_of(text, &["tune", "pairs"]),
+                Some("tune.pairs"),
+                "must be at least 1".to_owned(),
+            ))
+        }
+        Some(p) => p,
+    };
+    let alpha = tune.alpha.unwrap_or(Schedule::ALPHA);
+    let gamma = tune.gamma.unwrap_or(Schedule::GAMMA);
+    let a_ratio = tune.a_ratio.unwrap_or(Schedule::A_RATIO);
+    for (key, value, ok) in [
+        ("alpha", alpha, alpha > 0.0 && alpha.is_finite()),
+        ("gamma", gamma, gamma > 0.0 && gamma.is_finite()),
+        ("A", a_ratio, a_ratio >= 0.0 && a_ratio.is_finite()),
+    ] {
+        if !ok {
+            return Err(error(
+                name,
+                line_of(text, &["tune", key]),
+                Some(&format!("tune.{key}")),
+                format!("{value}: expected a positive number"),
+            ));
+        }
+    }
+    let schedule = Schedule::new(pairs, alpha, gamma, a_ratio);
+
+    // The rest, read as `run` reads a config: the tune tables commented out (lines stay
+    // where they were) and a stand-in second engine after the last line.
+    let stripped = without_tune(text);
+    let same = stripped.parse::<toml::Table>().ok().is_some_and(|rest| {
+        let mut all: toml::Table = text.parse().unwrap_or_default();
+        all.remove("tune");
+        rest == all
+    });
+    if !same {
+        return Err(error(
+            name,
+            tune_line,
+            Some("tune"),
+            "write the tune settings as a [tune] table and [[tune.param]] tables".to_owned(),
+        ));
+    }
+    let runner =
+        std::env::current_exe().map_or_else(|_| "/bin/sh".to_owned(), |p| p.display().to_string());
+    let for_run = format!(
+        "{stripped}\n[[engine]]\nname = \"{STAND_IN}\"\ncommand = [{}]\ntime = {{ depth = 1 }}\n",
+        toml::Value::String(runner)
+    );
+    let mut run_overrides: Vec<String> = run_sets.into_iter().cloned().collect();
+    run_overrides.push(format!("tournament.pairs={pairs}"));
+    let loaded = crate::config::parse(name, &for_run, &run_overrides)?;
+    let mut plan = loaded.plan;
+    plan.engines.truncate(1);
+    let tuned = plan.engines[0].clone();
+    let side = |suffix: &str| {
+        let mut e = tuned.clone();
+        e.spec.name = format!("{}{suffix}", tuned.spec.name);
+        // The tuned values are set after the fixed options and replace a fixed one of
+        // the same name.
+        e.spec
+            .options
+            .retain(|(k, _)| !params.iter().any(|p| p.name.eq_ignore_ascii_case(k)));
+        e
+    };
+    plan.engines = vec![side("+"), side("-")];
+    plan.pairings = vec![(0, 1)];
+
+    let mut canonical: toml::Table = loaded.text.parse().unwrap_or_default();
+    if let Some(toml::Value::Array(engines)) = canonical.get_mut("engine") {
+        engines.truncate(1);
+    }
+    if let Some(toml::Value::Table(t)) = canonical.get_mut("tournament") {
+        t.remove("pairs");
+        if t.is_empty() {
+            canonical.remove("tournament");
+        }
+    }
+    canonical.insert("tune".to_owned(), tune_table(&schedule, &tune, &params));
+    Ok(TunePlan {
+        plan,
+        schedule,
+        params,
+        config: toml::to_string(&canonical).unwrap_or_default(),
+    })
+}
+
+/// The `[tune]` table as the tune reads it, with every parameter as a `[[tune.param]]`.
+fn tune_table(schedule: &Schedule, tune: &RawTune, params: &[TuneParam]) -> toml::Value {
+    let mut table = toml::Table::new();
+    table.insert(
+        "pairs".into(),
+        toml::Value::Integer(i64::try_from(schedule.iterations).unwrap_or(i64::MAX)),
+    );
+    if let Some(a) = tune.alpha {
+        table.insert("alpha".into(), toml::Value::Float(a));
+    }
+    if let Some(g) = tune.gamma {
+        table.insert("gamma".into(), toml::Value::Float(g));
+    }
+    if let Some(a) = tune.a_ratio {
+        table.insert("A".into(), toml::Value::Float(a));
+    }
+    let list = params
+        .iter()
+        .map(|p| {
+            let mut t = toml::Table::new();
+            t.insert("name".into(), toml::Value::String(p.name.clone()));
+            for (k, v) in [
+                ("start", p.start),
+                ("min", p.min),
+                ("max", p.max),
+                ("c_end", p.c_end),
+                ("r_end", p.r_end),
+            ] {
+                t.insert(k.into(), toml::Value::Float(v));
+            }
+            toml::Value::Table(t)
+        })
+        .collect();
+    table.insert("param".into(), toml::Value::Array(list));
+    toml::Value::Table(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(body: &str) -> String {
+        format!(
+            "[time]\ndepth = 1\n\n[[engine]]\nname = \"e\"\ncommand = [\"/bin/sh\"]\n\n[tune]\npairs = 10\n{body}"
+        )
+    }
+
+    const PARAM: &str =
+        "\n[[tune.param]]\nname = \"X\"\nstart = 50\nmin = 0\nmax = 100\nc_end = 5\nr_end = 0.01\n";
+
+    fn problem(text: &str) -> String {
+        parse("t.toml", text, &[], Vec::new())
+            .map(|_| ())
+            .expect_err("refused")
+            .to_string()
+    }
+
+    #[test]
+    fn a_good_config_gives_two_sides_of_one_engine() {
+        let tune = parse(
+            "t.toml",
+            &config(PARAM),
+            &["tune.pairs=20".to_owned()],
+            Vec::new(),
+        )
+        .expect("valid");
+        assert_eq!(tune.schedule.iterations, 20);
+        assert_eq!(tune.plan.pairs, 20);
+        assert_eq!(tune.plan.engines.len(), 2);
+        assert_eq!(tune.plan.engines[0].spec.name, "e+");
+        assert_eq!(
+            tune.plan.engines[1].spec.command,
+            vec!["/bin/sh".to_owned()]
+        );
+        assert_eq!(tune.params[0].name, "X");
+        assert!(tune.config.contains("[[tune.param]]"), "{}", tune.config);
+        assert!(!tune.config.contains(STAND_IN));
+    }
+
+    #[test]
+    fn problems_name_their_line() {
+        let two = format!(
+            "{}\n[[engine]]\nname = \"f\"\ncommand = [\"/bin/sh\"]\n",
+            config(PARAM)
+        );
+        assert_eq!(
+            problem(&two),
+            "t.toml:19: engine.1: a tune has exactly one [[engine]], the engine it tunes; found 2"
+        );
+        let bad = config(&PARAM.replace("min = 0\nmax = 100", "min = 100\nmax = 100"));
+        assert_eq!(
+            problem(&bad),
+            "t.toml:11: tune.param.0: X: min 100 must be below max 100"
+        );
+        let twice = config(&format!("{PARAM}{PARAM}"));
+        assert_eq!(
+            problem(&twice),
+            "t.toml:19: tune.param.1: parameter X is given twice (first at t.toml:11: tune.param.0)"
+        );
+        let unknown = config(&format!("{PARAM}colour = 1\n"));
+        assert!(
+            problem(&unknown).starts_with("t.toml:18"),
+            "{}",
+            problem(&unknown)
+        );
+        let later = format!("{}\n[output]\ndir = 5\n", config(PARAM));
+        assert!(
+            problem(&later).starts_with("t.toml:20: output.dir"),
+            "{}",
+            problem(&later)
+        );
+    }
+}

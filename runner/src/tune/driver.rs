@@ -1,0 +1,380 @@
+//! The tune loop: iterations handed out in order, each one pair played through the
+//! runner's own game code ([`Engines::play`]) between two copies of the engine, one at
+//! theta + c_k * flip and one at theta - c_k * flip; each result journalled, then
+//! applied to theta, the moment it arrives.
+//!
+//! At concurrency C, up to C iterations are in flight. Iteration k takes theta and its
+//! gains c_k, R_k when it is handed out, and its update is applied to theta as it is when
+//! the result arrives: every k is used exactly once, in order of hand-out, but theta has
+//! moved by up to C - 1 other updates in between (see `docs/tuning.md`).
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use xq_core::board::Color;
+
+use super::config::TunePlan;
+use super::folder;
+use super::journal::{Record, TuneJournal, TUNE_JOURNAL};
+use super::options;
+use super::outputs::TuneSummary;
+use super::progress::TuneProgress;
+use super::report;
+use super::spsa::{Gains, IterationRng, Step};
+use crate::exit;
+use crate::game::EndReason;
+use crate::schedule::engines::{Engines, RunContext};
+use crate::schedule::RunState;
+use crate::store::layout::Job;
+
+/// How a tune ended.
+#[derive(Debug)]
+pub struct TuneOutcome {
+    pub exit_code: u8,
+    /// The tune can be continued with `--resume`.
+    pub resumable: bool,
+}
+
+/// One iteration as handed out.
+#[derive(Debug, Clone)]
+struct Assignment {
+    k: u64,
+    steps: Vec<Step>,
+    plus: Vec<i64>,
+    minus: Vec<i64>,
+}
+
+/// How a pair ended.
+enum PairEnd {
+    /// The theta+ side's score in each game, and the reasons the games ended.
+    Played([f64; 2], [EndReason; 2]),
+    /// The tune stops: the pair is dropped.
+    Stopped,
+    /// A game could not start at all.
+    Failed(String),
+}
+
+/// The iteration `k` at `theta`: its flips and rounded values come from the run's seed
+/// and `k` alone, so the same iteration replayed after a resume flips the same way.
+fn assign(tune: &TunePlan, gains: &[Gains], theta: &[f64], k: u64) -> Assignment {
+    let mut rng = IterationRng::new(tune.plan.seed, k);
+    let steps: Vec<Step> = gains
+        .iter()
+        .zip(theta)
+        .map(|(g, &t)| {
+            let flip = rng.flip();
+            Step::new(g, &tune.schedule, k, t, flip)
+        })
+        .collect();
+    let plus = steps.iter().map(|s| rng.round(s.plus)).collect();
+    let minus = steps.iter().map(|s| rng.round(s.minus)).collect();
+    Assignment {
+        k,
+        steps,
+        plus,
+        minus,
+    }
+}
+
+/// Plays the pair of one iteration on fresh engines (each iteration's values are set at
+/// start-up, so no engine carries a table or history over from other values).
+async fn play_pair(
+    mut run: RunContext,
+    fixed: [Vec<(String, String)>; 2],
+    names: Arc<Vec<String>>,
+    a: Assignment,
+    mut state: watch::Receiver<RunState>,
+) -> (RunContext, Assignment, PairEnd) {
+    for (side, values) in [(0, &a.plus), (1, &a.minus)] {
+        let mut options = fixed[side].clone();
+        options.extend(
+            names
+                .iter()
+                .zip(values)
+                .map(|(n, v)| (n.clone(), v.to_string())),
+        );
+        run.plan.engines[side].spec.options = options;
+    }
+    let mut engines = Engines::default();
+    let mut scores = [0.5; 2];
+    let mut reasons = [EndReason::MaxPlies; 2];
+    for game in 0..2u8 {
+        // Game 1: theta+ (engine 0) Red; game 2: colours swapped.
+        let (red, black) = if game == 0 { (0, 1) } else { (1, 0) };
+        let job = Job {
+            pair: a.k - 1,
+            game,
+            pairing: 0,
+            round: a.k - 1,
+            red,
+            black,
+        };
+        match engines.play(&run, job, &mut state).await {
+            Ok(Some(entry)) => {
+                let plus = if game == 0 { Color::Red } else { Color::Black };
+                scores[usize::from(game)] = entry.result.score_for(plus);
+                reasons[usize::from(game)] = entry.reason;
+            }
+            Ok(None) => {
+                engines.close().await;
+                return (run, a, PairEnd::Stopped);
+            }
+            Err(e) => {
+                engines.close().await;
+                let why = format!("iteration {} game {}: {e}", a.k, game + 1);
+                return (run, a, PairEnd::Failed(why));
+            }
+        }
+    }
+    engines.close().await;
+    (run, a, PairEnd::Played(scores, reasons))
+}
+
+/// The values as `name value, ...` for the progress bar.
+fn values_text(names: &[String], theta: &[f64]) -> String {
+    names
+        .iter()
+        .zip(theta)
+        .map(|(n, t)| format!("{n} {t:.1}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Faults of this session, by kind, against the run's limits.
+#[derive(Default)]
+struct Faults {
+    crashes: u32,
+    time_losses: u32,
+    illegal: u32,
+}
+
+impl Faults {
+    fn add(&mut self, reason: EndReason, limits: crate::config::FaultLimits) -> Option<String> {
+        let (count, limit, what) = match reason {
+            EndReason::Crash | EndReason::Stall | EndReason::NoMove => {
+                (&mut self.crashes, limits.max_crashes, "crashes or stalls")
+            }
+            EndReason::TimeForfeit => {
+                (&mut self.time_losses, limits.max_time_losses, "time losses")
+            }
+            EndReason::IllegalMove => {
+                (&mut self.illegal, limits.max_illegal_moves, "illegal moves")
+            }
+            _ => return None,
+        };
+        *count += 1;
+        (*count > limit).then(|| format!("{count} {what} (faults.max_* allows {limit})"))
+    }
+}
+
+/// Checks the engine's options, then plays (or resumes) the tune and writes its files.
+///
+/// # Errors
+/// One line when the tune cannot start (nothing has been played then): bad openings, a
+/// parameter the engine does not have, a folder that holds another tune.
+pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, String> {
+    let plan = tune.plan.clone();
+    let dir = plan.output.dir.clone();
+    let openings = crate::schedule::tournament::load_openings(&plan).map_err(|e| e.to_string())?;
+    if resume {
+        folder::check_resume(&dir, &tune.config)?;
+    } else {
+        folder::check_new(&dir)?;
+    }
+    let announced = options::announced(&plan.engines[0], plan.timeouts).await?;
+    for warning in options::fit(&mut tune.params, &announced).map_err(|e| e.to_string())? {
+        eprintln!("{warning}");
+    }
+    if !resume {
+        folder::create(&dir, &tune.config)?;
+    }
+    let (mut journal, mut records) =
+        TuneJournal::open(&dir.join(TUNE_JOURNAL)).map_err(|e| e.to_string())?;
+    let params = &tune.params;
+    let names: Arc<Vec<String>> = Arc::new(params.iter().map(|p| p.name.clone()).collect());
+    let gains: Vec<Gains> = params
+        .iter()
+        .map(|p| Gains::new(&tune.schedule, p.min, p.max, p.c_end, p.r_end))
+        .collect();
+    let n = tune.schedule.iterations;
+    let mut done = HashSet::new();
+    for r in &records {
+        if r.iteration == 0 || r.iteration > n || !done.insert(r.iteration) {
+            return Err(format!(
+                "{}: iteration {} is beyond the tune's {n} or there twice",
+                dir.join(TUNE_JOURNAL).display(),
+                r.iteration
+            ));
+        }
+    }
+    let mut theta: Vec<f64> = match records.last() {
+        Some(last) => params
+            .iter()
+            .map(|p| last.theta.get(&p.name).copied().unwrap_or(p.start))
+            .collect(),
+        None => params.iter().map(|p| p.start).collect(),
+    };
+    let mut pending: VecDeque<u64> = (1..=n).filter(|k| !done.contains(k)).collect();
+    let progress = TuneProgress::new(n, records.len() as u64, plan.output.report_interval);
+    if resume {
+        progress.println(&format!(
+            "Resuming {}: {} of {n} pairs played; {}",
+            dir.display(),
+            records.len(),
+            values_text(&names, &theta)
+        ));
+    }
+
+    let (state_tx, state_rx) = watch::channel(RunState::Running);
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let signals = tokio::spawn(stop_on_signal(state_tx.clone(), Arc::clone(&interrupted)));
+    let fixed = [
+        plan.engines[0].spec.options.clone(),
+        plan.engines[1].spec.options.clone(),
+    ];
+    let workers = plan.concurrency.min(pending.len());
+    let mut contexts: Vec<RunContext> = (0..workers)
+        .map(|_| RunContext {
+            plan: plan.clone(),
+            openings: openings.clone(),
+        })
+        .collect();
+    let mut in_flight = JoinSet::new();
+    let mut stop: Option<String> = None;
+    let mut faults = Faults::default();
+    loop {
+        while stop.is_none()
+            && *state_rx.borrow() == RunState::Running
+            && !contexts.is_empty()
+            && !pending.is_empty()
+        {
+            let (Some(run), Some(k)) = (contexts.pop(), pending.pop_front()) else {
+                break;
+            };
+            let a = assign(tune, &gains, &theta, k);
+            in_flight.spawn(play_pair(
+                run,
+                fixed.clone(),
+                Arc::clone(&names),
+                a,
+                state_rx.clone(),
+            ));
+        }
+        let Some(joined) = in_flight.join_next().await else {
+            break;
+        };
+        let Ok((run, a, end)) = joined else {
+            stop.get_or_insert_with(|| "a pair's task failed".to_owned());
+            let _ = state_tx.send(RunState::Stopping);
+            continue;
+        };
+        contexts.push(run);
+        let (scores, reasons) = match end {
+            PairEnd::Played(scores, reasons) => (scores, reasons),
+            PairEnd::Stopped => continue,
+            PairEnd::Failed(why) => {
+                progress.println(&format!("error: {why}; stopping"));
+                stop.get_or_insert(why);
+                let _ = state_tx.send(RunState::Stopping);
+                continue;
+            }
+        };
+        let result: i32 = scores.iter().map(|&s| ((s - 0.5) * 2.0) as i32).sum();
+        let after: Vec<f64> = a
+            .steps
+            .iter()
+            .zip(&gains)
+            .zip(&theta)
+            .map(|((step, g), &t)| step.update(g, t, result))
+            .collect();
+        let letter = |s: f64| match s {
+            s if s > 0.75 => 'W',
+            s if s < 0.25 => 'L',
+            _ => 'D',
+        };
+        let map_i = |values: &[i64]| -> BTreeMap<String, i64> {
+            names.iter().cloned().zip(values.iter().copied()).collect()
+        };
+        let record = Record {
+            iteration: a.k,
+            plus: map_i(&a.plus),
+            minus: map_i(&a.minus),
+            flip: names
+                .iter()
+                .cloned()
+                .zip(a.steps.iter().map(|s| if s.flip > 0.0 { 1 } else { -1 }))
+                .collect(),
+            games: [letter(scores[0]), letter(scores[1])],
+            result,
+            theta: names.iter().cloned().zip(after.iter().copied()).collect(),
+        };
+        // The journal first: theta moves on only once the result is on disk.
+        if let Err(e) = journal.append(&record) {
+            progress.println(&format!("error: {e}; stopping"));
+            stop.get_or_insert(e.to_string());
+            let _ = state_tx.send(RunState::Stopping);
+            continue;
+        }
+        theta = after;
+        records.push(record);
+        progress.pair_done(records.len() as u64, &values_text(&names, &theta));
+        for reason in reasons {
+            if let Some(why) = faults.add(reason, plan.faults) {
+                if stop.is_none() {
+                    progress.println(&format!("Aborting: {why}"));
+                    stop = Some(why);
+                    let _ = state_tx.send(RunState::Stopping);
+                }
+            }
+        }
+    }
+    signals.abort();
+    progress.finish();
+    let finished = records.len() as u64 == n;
+    let status = if finished {
+        "finished".to_owned()
+    } else if interrupted.load(Ordering::SeqCst) {
+        "interrupted".to_owned()
+    } else {
+        format!("aborted: {}", stop.as_deref().unwrap_or("stopped"))
+    };
+    let summary = TuneSummary::new(
+        plan.engines[0].spec.name.trim_end_matches('+'),
+        n,
+        params,
+        &theta,
+        &records,
+        &status,
+    );
+    summary
+        .write(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    report::write(&dir, &summary, &records, &tune.config)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    println!("{}", summary.text().trim_end());
+    println!(
+        "Tune {status}: {} of {n} pairs; results in {}",
+        records.len(),
+        dir.display()
+    );
+    Ok(TuneOutcome {
+        exit_code: if finished { exit::OK } else { exit::ABORTED },
+        resumable: !finished,
+    })
+}
+
+/// On the first SIGINT, SIGTERM or SIGHUP the tune stops: the pairs in progress are
+/// dropped (their iterations are played again on resume). On a second: exit at once.
+async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
+    if crate::signals::first().await.is_ok() {
+        interrupted.store(true, Ordering::SeqCst);
+        eprintln!("\nInterrupted: stopping the pairs in progress, saving the results (again to quit at once)");
+        let _ = state.send(RunState::Stopping);
+        if crate::signals::first().await.is_ok() {
+            std::process::exit(i32::from(exit::ABORTED));
+        }
+    }
+}

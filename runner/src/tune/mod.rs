@@ -1,0 +1,29 @@
+//! `xq-runner tune`: fishtest's classic SPSA over an engine's spin options, played
+//! locally through the runner's own game code.
+//!
+//! | file | what |
+//! |---|---|
+//! | `spsa.rs` | the formulas: gains, perturbation, update, stochastic rounding |
+//! | `params.rs` | the parameters, fishtest's text format, their checks |
+//! | `config.rs` | the `[tune]` section and the rest of a tune config |
+//! | `options.rs` | the engine's announced spin options, and the parameters against them |
+//! | `journal.rs` | `tune.jsonl`: one synced line per finished pair; resume |
+//! | `folder.rs` | the output folder: a new tune, a resume |
+//! | `driver.rs` | the loop: iterations handed out, pairs played, theta updated |
+//! | `progress.rs` | the progress bar |
+//! | `outputs.rs` | `tune.json`: final values, options line, fishtest lines, trajectory |
+//! | `report.rs` | `report.html` |
+
+pub mod config;
+pub mod driver;
+pub mod folder;
+pub mod journal;
+pub mod options;
+pub mod outputs;
+pub mod params;
+pub mod progress;
+pub mod report;
+pub mod spsa;
+
+pub use config::{load, TunePlan};
+pub use driver::{tune, TuneOutcome};
