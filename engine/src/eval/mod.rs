@@ -142,32 +142,6 @@ impl Evaluator {
         self.evaluate(&pos.with_values(&psqt::VALUES))
     }
 
-    /// The score for Red (positive: Red is better). Terms that belong to the side to
-    /// move (tempo, threats) make this depend on who moves; `evaluate` is the primary
-    /// view.
-    #[must_use]
-    pub fn red_view(self, pos: &Position) -> i32 {
-        for_side_to_move(pos, self.evaluate(pos))
-    }
-
-    /// A lazy evaluation for the search: when the level-2 score (material, placement and
-    /// deficiencies, all cheap) is beyond `[alpha, beta]` by more than
-    /// [`weights::LAZY_MARGIN`], that score is returned without computing the rest;
-    /// otherwise the exact [`Evaluator::evaluate`]. At levels 0..2 it is always exact.
-    /// The result is on the same side of the window as the exact score whenever the
-    /// terms of levels 3..6 together stay within the margin (they nearly always do).
-    #[must_use]
-    pub fn evaluate_lazy(self, pos: &Position, alpha: i32, beta: i32) -> i32 {
-        if self.level <= 2 {
-            return self.evaluate(pos);
-        }
-        let cheap = full::evaluate(pos, 2, &self.weights);
-        if cheap - weights::LAZY_MARGIN >= beta || cheap + weights::LAZY_MARGIN <= alpha {
-            return cheap;
-        }
-        self.evaluate(pos)
-    }
-
     /// Every term of every level for a position, from the side to move's view,
     /// independent of this evaluator's level (for `xq-engine eval` and the tests).
     #[must_use]
@@ -241,14 +215,5 @@ mod tests {
             level1.with_weights(weights).evaluate(&pos),
             level1.evaluate(&pos)
         );
-    }
-
-    #[test]
-    fn lazy_evaluation_is_exact_inside_the_window() {
-        let pos = Position::startpos();
-        let eval = Evaluator::default();
-        assert_eq!(eval.evaluate_lazy(&pos, -100, 100), eval.evaluate(&pos));
-        // Far outside the window it may answer with the cheap score.
-        assert_eq!(eval.evaluate_lazy(&pos, 5000, 5001), 0);
     }
 }

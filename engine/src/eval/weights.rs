@@ -214,11 +214,3 @@ pub const FEW_MAJORS_FULL: i32 = 4;
 pub const FEW_MAJORS_DIVISOR: i32 = 8;
 /// T11 known drawish endings: the score is divided by this (proposed).
 pub const DRAWISH_DIVISOR: i32 = 4;
-
-// ---------------------------------------------------------------------------------------
-// Lazy evaluation (T12)
-// ---------------------------------------------------------------------------------------
-
-/// Lazy evaluation returns the level-2 score when it is beyond the window by this much
-/// (proposed: ElephantEye's first margin 160, x5).
-pub const LAZY_MARGIN: i32 = 800;
