@@ -99,6 +99,8 @@ pub struct Plan {
     /// Pairs per pairing (the maximum when SPRT stops earlier).
     pub pairs: u64,
     pub concurrency: usize,
+    /// Pin each game slot's engines to a core (`tournament.affinity`).
+    pub affinity: bool,
     pub seed: u64,
     pub event: String,
     pub openings: Option<OpeningsPlan>,
@@ -427,6 +429,10 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         Some(c) => c,
         None => std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
     };
+    let affinity = raw.tournament.affinity.unwrap_or(false);
+    if affinity {
+        crate::client::affinity::check().map_err(|why| problem("tournament.affinity", why))?;
+    }
     let seed = raw.tournament.seed.unwrap_or(1);
 
     let openings = match &raw.openings {
@@ -589,6 +595,7 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         pairings,
         pairs,
         concurrency,
+        affinity,
         seed,
         event: raw
             .tournament

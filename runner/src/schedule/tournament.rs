@@ -174,11 +174,12 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     });
     let (results_tx, mut results_rx) = mpsc::channel::<Finished>(workers * 2);
     let mut handles = Vec::new();
-    for _ in 0..workers {
+    for slot in 0..workers {
         handles.push(tokio::spawn(worker(
             Arc::clone(&shared),
             results_tx.clone(),
             state_rx.clone(),
+            slot,
         )));
     }
     drop(results_tx);

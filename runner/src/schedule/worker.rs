@@ -67,12 +67,19 @@ impl Shared {
     }
 }
 
-/// Runs jobs from the queue until it is empty or the run stops.
+/// Runs jobs from the queue until it is empty or the run stops. `slot` numbers the
+/// workers from 0; with `tournament.affinity` it picks the core of the slot's engines.
 pub async fn worker(
     shared: Arc<Shared>,
     results: mpsc::Sender<Finished>,
     mut state: watch::Receiver<RunState>,
+    slot: usize,
 ) {
+    let cpu = shared
+        .plan
+        .affinity
+        .then(|| crate::client::affinity::core_for_slot(slot))
+        .flatten();
     let mut sessions: HashMap<usize, EngineSession> = HashMap::new();
     loop {
         if *state.borrow() != RunState::Running {
@@ -88,7 +95,7 @@ pub async fn worker(
                 continue;
             }
             let spec = &shared.plan.engines[engine].spec;
-            match EngineSession::start(spec, shared.plan.timeouts).await {
+            match EngineSession::start_pinned(spec, shared.plan.timeouts, cpu).await {
                 Ok(session) => {
                     sessions.insert(engine, session);
                 }
