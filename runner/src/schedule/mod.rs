@@ -4,6 +4,7 @@
 
 pub mod finished;
 pub mod jobs;
+pub mod shutdown;
 pub mod tournament;
 pub mod tracker;
 pub mod worker;

@@ -6,6 +6,7 @@
 //! and Ctrl-C set `Aborting` (games in progress are dropped, their engines killed, and
 //! the journal stays resumable). A second Ctrl-C exits at once.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -188,12 +189,14 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     let signal_state = state_tx.clone();
     let signal_flag = Arc::clone(&interrupted);
     let signals = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+        let mut stops = super::shutdown::StopSignals::listen();
+        if let Some(stop) = stops.next().await {
             signal_flag.store(true, std::sync::atomic::Ordering::SeqCst);
-            eprintln!("\nInterrupted: stopping games, killing engines, saving the results (Ctrl-C again to quit at once)");
+            // Not eprintln!: after SIGHUP the terminal is gone and a failed write panics.
+            let _ = writeln!(std::io::stderr(), "\nInterrupted ({stop}): stopping games, killing engines, saving the results (Ctrl-C again to quit at once)");
             let _ = signal_state.send(RunState::Aborting);
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(i32::from(exit::ABORTED));
+            if stops.next().await.is_some() {
+                super::shutdown::exit_now(exit::ABORTED);
             }
         }
     });

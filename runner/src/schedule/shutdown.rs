@@ -1,0 +1,111 @@
+//! The signals that stop a run: SIGINT (Ctrl-C), SIGTERM (`kill`, systemd, Kubernetes,
+//! a CI runner's cancel) and SIGHUP (the terminal closed) all mean the same: stop
+//! scheduling, kill the engines, keep the journal resumable. A second one of any of them
+//! ends the runner at once, after killing every engine process of the run.
+//!
+//! SIGKILL cannot be caught; the parent-death signal set on every engine and the sweep
+//! of leftovers at the next start cover it (see `client::lifetime`).
+
+use std::fmt;
+
+#[cfg(unix)]
+use tokio::signal::unix::{signal, Signal, SignalKind};
+
+/// A stop signal that arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Interrupt,
+    Terminate,
+    HangUp,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Interrupt => "SIGINT",
+            Stop::Terminate => "SIGTERM",
+            Stop::HangUp => "SIGHUP",
+        })
+    }
+}
+
+/// Listens for the stop signals from the moment it is made (a signal that arrives
+/// between two waits is not lost).
+#[derive(Debug)]
+pub struct StopSignals {
+    #[cfg(unix)]
+    streams: Option<[Signal; 3]>,
+}
+
+impl StopSignals {
+    /// Starts listening. Where the signals cannot be installed, it falls back to
+    /// Ctrl-C alone (with a warning).
+    #[must_use]
+    pub fn listen() -> StopSignals {
+        #[cfg(unix)]
+        {
+            let streams = (|| {
+                Ok::<_, std::io::Error>([
+                    signal(SignalKind::interrupt())?,
+                    signal(SignalKind::terminate())?,
+                    signal(SignalKind::hangup())?,
+                ])
+            })();
+            let streams = streams
+                .map_err(|e| {
+                    tracing::warn!(
+                        "cannot listen for SIGTERM/SIGHUP ({e}); only Ctrl-C stops the run cleanly"
+                    )
+                })
+                .ok();
+            StopSignals { streams }
+        }
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    /// The next stop signal; `None` if no signal can ever come.
+    pub async fn next(&mut self) -> Option<Stop> {
+        #[cfg(unix)]
+        if let Some([int, term, hup]) = self.streams.as_mut() {
+            let stop = tokio::select! {
+                _ = int.recv() => Stop::Interrupt,
+                _ = term.recv() => Stop::Terminate,
+                _ = hup.recv() => Stop::HangUp,
+            };
+            tracing::info!("received {stop}");
+            return Some(stop);
+        }
+        tokio::signal::ctrl_c().await.ok().map(|()| Stop::Interrupt)
+    }
+}
+
+/// Ends the runner at once with `code` (the second signal), killing every engine
+/// process of the run first; the parent-death signal would end the engines themselves,
+/// but not what they started in sessions of their own.
+pub fn exit_now(code: u8) -> ! {
+    let killed = crate::client::kill_all_engines();
+    tracing::info!("killed {killed} engine processes");
+    std::process::exit(i32::from(code))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn sigterm_and_sighup_stop_like_ctrl_c() {
+        let mut stops = StopSignals::listen();
+        for (signal, expected) in [
+            (nix::sys::signal::Signal::SIGTERM, Stop::Terminate),
+            (nix::sys::signal::Signal::SIGHUP, Stop::HangUp),
+        ] {
+            // Sent to this process; the listener is installed, so it does not end it.
+            nix::sys::signal::raise(signal).expect("raise");
+            let got = tokio::time::timeout(std::time::Duration::from_secs(10), stops.next())
+                .await
+                .expect("the signal arrives");
+            assert_eq!(got, Some(expected));
+        }
+    }
+}
