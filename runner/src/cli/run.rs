@@ -31,6 +31,9 @@ pub struct RunArgs {
     /// Validate the config, print the plan and exit without playing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Write every line to and from every engine, with the time and the engine, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -119,6 +122,12 @@ pub fn run(args: &RunArgs) -> u8 {
         }
         print_plan(&loaded.plan, &loaded.hash);
         return exit::OK;
+    }
+    if let Some(path) = &args.log {
+        if let Err(e) = crate::client::traffic::open(path) {
+            eprintln!("error: --log {}: {e}", path.display());
+            return exit::USAGE;
+        }
     }
     let Some(runtime) = super::async_runtime() else {
         return exit::ABORTED;
