@@ -89,18 +89,6 @@ fn gbk_on_stderr_does_not_kill_the_engine() {
 }
 
 #[test]
-fn a_flood_of_stderr_without_a_newline_is_drained() {
-    let g = game(
-        "stderr-flood",
-        "stderr-flood",
-        &["--mb", "50"],
-        TimeControl::Depth(1),
-    );
-    assert!(!g.reason.is_fault(), "{:?} {:?}", g.reason, g.detail);
-    assert_eq!(g.plies(), 60);
-}
-
-#[test]
 fn an_endless_stdout_line_loses_the_game_as_a_protocol_error() {
     let g = game("long-line", "long-line", &[], TimeControl::Depth(1));
     assert_eq!(g.reason, EndReason::IllegalMove, "{:?}", g.detail);

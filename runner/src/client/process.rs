@@ -27,6 +27,8 @@ pub struct Process {
     mark: String,
     /// `name#pid`, how the logs name this process.
     label: String,
+    /// Ended by [`Process::end`] or [`Process::kill`]; otherwise dropping it kills all.
+    ended: bool,
 }
 
 impl Process {
@@ -83,6 +85,7 @@ impl Process {
                 pid,
                 mark,
                 label,
+                ended: false,
             },
             io,
         ))
@@ -116,6 +119,7 @@ impl Process {
     /// Waits for the process to exit on its own for at most `grace`, then kills its
     /// whole process group. Never leaves a process behind.
     pub async fn end(mut self, grace: std::time::Duration) {
+        self.ended = true;
         match tokio::time::timeout(grace, self.child.wait()).await {
             Err(_) => self.kill().await,
             Ok(status) => {
@@ -132,6 +136,7 @@ impl Process {
 
     /// Kills the engine and everything it started at once, and reaps the engine.
     pub async fn kill(&mut self) {
+        self.ended = true;
         let root = self.pid.map(|p| p as i32);
         // Descendants first, while the engine still links them to itself.
         let left = sweep::kill_marked(&self.mark, root);
@@ -144,7 +149,28 @@ impl Process {
     }
 
     fn log_end(&self, how: &str, left: usize) {
-        tracing::info!(engine = %self.label, "{how}; {left} processes it started were killed");
-        traffic::record(&self.label, Direction::Event, how);
+        let how = if left > 0 {
+            format!("{how}; killed {left} processes it had started")
+        } else {
+            how.to_owned()
+        };
+        tracing::info!(engine = %self.label, "{how}");
+        traffic::record(&self.label, Direction::Event, &how);
+    }
+}
+
+impl Drop for Process {
+    /// A process dropped without `end` or `kill` (a game future dropped at an abort, a
+    /// panic): `kill_on_drop` kills the engine; this takes what it started along.
+    fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
+        let root = self.pid.map(|p| p as i32);
+        let left = sweep::kill_marked(&self.mark, root);
+        if let Some(pid) = root {
+            let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        self.log_end("dropped (killed)", left);
     }
 }
