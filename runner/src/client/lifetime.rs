@@ -25,14 +25,14 @@ use tokio::process::{Child, Command};
 
 use super::sweep;
 
-/// This runner's part of the marks: `<pid>-<start time>`.
+/// This runner's part of the marks: `<pid>-<start time>-<PID namespace>`.
 #[must_use]
 pub fn runner_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         let pid = std::process::id();
         let start = sweep::stat(pid as i32).map_or(0, |(_, start)| start);
-        format!("{pid}-{start}")
+        format!("{pid}-{start}-{}", sweep::pid_namespace())
     })
 }
 

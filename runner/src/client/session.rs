@@ -18,7 +18,7 @@ use super::{EngineError, Protocol};
 /// (a child of the engine may hold its output open, so no end of file comes).
 const EXIT_DRAIN: Duration = Duration::from_millis(50);
 
-/// At most this many lines already waiting before a `go` are looked at for stale
+/// At most this many lines already waiting before a search are looked at for stale
 /// answers (an engine flooding between searches must not hold the game up).
 const STALE_SCAN: usize = 1000;
 
@@ -48,8 +48,9 @@ pub struct Thought {
     pub last_scored: Option<Info>,
     /// How many lines the engine wrote during the search.
     pub lines: u64,
-    /// `bestmove` lines that were waiting before the `go` was sent (a doubled answer to
-    /// an earlier search): not taken as this search's answer.
+    /// `bestmove` lines that were already waiting when the search began (before
+    /// `position` was sent: a doubled answer to an earlier search), not taken as its
+    /// answer.
     pub stale: Vec<String>,
 }
 

@@ -6,8 +6,9 @@
 //! double fork) still carries the mark and is found here. Jenkins' process-tree killer
 //! finds a build's processes the same way. A process that clears or rewrites its
 //! environment loses the mark; while its parent chain to the engine is intact it is
-//! still found as a descendant. `<runner>` is the runner's pid and start time, so the
-//! marks of a runner that was killed with SIGKILL are told from those of a live one.
+//! still found as a descendant. `<runner>` is the runner's pid, start time and PID
+//! namespace, so the marks of a runner that was killed with SIGKILL are told from those
+//! of a live one (and a runner in a container is not judged from outside).
 //!
 //! Only processes of the same user can be read, and only those are killed.
 
@@ -121,31 +122,63 @@ pub fn kill_all_of_runner(runner: &str) -> usize {
 }
 
 /// Kills the processes marked by runners that no longer run (killed with SIGKILL, so
-/// they could not clean up). Returns the number killed and the runners' pids.
+/// they could not clean up). Returns the number killed and the runners' pids. Only
+/// marks made in this PID namespace are judged: a runner in a container has pids that
+/// mean nothing out here.
 pub fn kill_left_by_dead_runners() -> (usize, Vec<i32>) {
     if !cfg!(target_os = "linux") {
         return (0, Vec::new());
     }
+    let here = pid_namespace();
     let table = table();
     let mut dead: Vec<i32> = Vec::new();
     let list = targets(&table, &[], |mark| {
-        let Some((pid, start)) = parse_runner(mark) else {
+        let Some(runner) = parse_runner(mark) else {
             return false;
         };
-        let alive = stat(pid).is_some_and(|(_, s)| s == start);
-        if !alive && !dead.contains(&pid) {
-            dead.push(pid);
+        if runner.namespace != here {
+            return false;
+        }
+        let alive = stat(runner.pid).is_some_and(|(_, s)| s == runner.start);
+        if !alive && !dead.contains(&runner.pid) {
+            dead.push(runner.pid);
         }
         !alive
     });
     (signal_all(&list, None), dead)
 }
 
-/// `<pid>-<start>` of a mark `<pid>-<start>.<n>`.
-fn parse_runner(mark: &str) -> Option<(i32, u64)> {
+/// The inode of this process's PID namespace (`/proc/self/ns/pid` -> `pid:[N]`), 0
+/// when unknown.
+#[must_use]
+pub fn pid_namespace() -> u64 {
+    std::fs::read_link("/proc/self/ns/pid")
+        .ok()
+        .and_then(|target| {
+            let text = target.to_string_lossy().into_owned();
+            text.strip_prefix("pid:[")?.strip_suffix(']')?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// Who made a mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Runner {
+    pid: i32,
+    start: u64,
+    namespace: u64,
+}
+
+/// The runner of a mark `<pid>-<start>-<namespace>.<n>`.
+fn parse_runner(mark: &str) -> Option<Runner> {
     let (runner, _) = mark.split_once('.')?;
-    let (pid, start) = runner.split_once('-')?;
-    Some((pid.parse().ok()?, start.parse().ok()?))
+    let mut parts = runner.split('-');
+    let runner = Runner {
+        pid: parts.next()?.parse().ok()?,
+        start: parts.next()?.parse().ok()?,
+        namespace: parts.next()?.parse().ok()?,
+    };
+    parts.next().is_none().then_some(runner)
 }
 
 fn signal_all(list: &[i32], except: Option<i32>) -> usize {
@@ -188,7 +221,15 @@ mod tests {
 
     #[test]
     fn runner_marks_parse() {
-        assert_eq!(parse_runner("4711-12345.3"), Some((4711, 12345)));
+        assert_eq!(
+            parse_runner("4711-12345-4026531836.3"),
+            Some(Runner {
+                pid: 4711,
+                start: 12345,
+                namespace: 4026531836
+            })
+        );
+        assert_eq!(parse_runner("4711-12345.3"), None);
         assert_eq!(parse_runner("junk"), None);
     }
 
