@@ -110,6 +110,8 @@ pub struct Plan {
     /// Pairs per pairing (the maximum when SPRT stops earlier).
     pub pairs: u64,
     pub concurrency: usize,
+    /// Pin each game slot's engines to a core (`tournament.affinity`).
+    pub affinity: bool,
     pub seed: u64,
     pub event: String,
     pub openings: Option<OpeningsPlan>,
@@ -438,6 +440,10 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         Some(c) => c,
         None => std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
     };
+    let affinity = raw.tournament.affinity.unwrap_or(false);
+    if affinity {
+        crate::client::affinity::check().map_err(|why| problem("tournament.affinity", why))?;
+    }
     let seed = raw.tournament.seed.unwrap_or(1);
 
     let openings = match &raw.openings {
@@ -600,6 +606,7 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         pairings,
         pairs,
         concurrency,
+        affinity,
         seed,
         event: raw
             .tournament

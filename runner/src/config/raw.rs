@@ -46,6 +46,8 @@ pub struct RawTournament {
     pub seed: Option<u64>,
     /// PGN `Event` tag.
     pub event: Option<String>,
+    /// Pin each game's engines to a core of their own (Linux); fastchess `-use-affinity`.
+    pub affinity: Option<bool>,
 }
 
 /// `[time]` (also per engine as `[engine.time]`): exactly one of the limits.

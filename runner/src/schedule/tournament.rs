@@ -303,13 +303,14 @@ impl Session {
         let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
         let queue = Arc::new(Mutex::new(queue));
         let handles: Vec<_> = (0..workers)
-            .map(|_| {
+            .map(|slot| {
                 tokio::spawn(worker(
                     Arc::clone(&run),
                     jobs.clone(),
                     Arc::clone(&queue),
                     reports_tx.clone(),
                     state_rx.clone(),
+                    slot,
                 ))
             })
             .collect();
@@ -393,16 +394,18 @@ impl Session {
 }
 
 /// On the first SIGINT, SIGTERM or SIGHUP: the run stops (games in progress dropped,
-/// engines killed, the results saved, resumable). On a second: exit at once.
+/// engines killed, the results saved, resumable). On a second: every engine process of
+/// the run is killed and the runner exits at once.
 async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
-    if crate::signals::first().await.is_ok() {
-        interrupted.store(true, Ordering::SeqCst);
-        eprintln!("\nInterrupted: stopping games, killing engines, saving the results (again to quit at once)");
-        let _ = state.send(RunState::Stopping);
-        if crate::signals::first().await.is_ok() {
-            std::process::exit(i32::from(exit::ABORTED));
-        }
-    }
+    crate::signals::stop_then_exit(
+        "stopping games, killing engines, saving the results",
+        exit::ABORTED,
+        move || {
+            interrupted.store(true, Ordering::SeqCst);
+            let _ = state.send(RunState::Stopping);
+        },
+    )
+    .await;
 }
 
 /// Elo and LLR for the progress bar.
