@@ -3,6 +3,7 @@
 
 pub mod journal;
 pub mod pgn;
+pub mod pgn_comment;
 pub mod pgn_file;
 pub mod progress;
 pub mod report;
