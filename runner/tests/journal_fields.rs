@@ -54,5 +54,8 @@ fn an_engine_that_never_says_adds_nothing_and_old_journals_still_load() {
     let entry: JournalEntry = serde_json::from_str(old).expect("an old journal line");
     let back = entry.to_played().expect("moves");
     assert!(!back.moves.is_empty());
-    assert!(back.moves.iter().all(|m| m.nodes.is_none() && m.nps.is_none()));
+    assert!(back
+        .moves
+        .iter()
+        .all(|m| m.nodes.is_none() && m.nps.is_none()));
 }

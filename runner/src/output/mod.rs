@@ -7,5 +7,6 @@ pub mod pgn_comment;
 pub mod pgn_file;
 pub mod progress;
 pub mod report;
+pub mod settings;
 pub mod summary;
 pub mod text;

@@ -158,6 +158,7 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
         ));
     }
 
+    progress.println(&crate::output::settings::pairing_header(plan));
     let (state_tx, state_rx) = watch::channel(RunState::Running);
     let mut stop_status: Option<(&str, u8)> = verdict_status(plan, &tracker);
     if stop_status.is_some() {
@@ -213,7 +214,10 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
             job.pair * 2 + u64::from(job.game) + 1,
             &finished.entry,
         ));
-        progress.game_done(estimate_message(plan, &tracker));
+        progress.game_done(
+            estimate_message(plan, &tracker),
+            crate::output::progress::SprtPace::of(&tracker.tally(0), plan.sprt.as_ref()),
+        );
         let pairs = completed_pairs(plan, &tracker);
         if pairs / plan.output.report_interval > pairs_reported / plan.output.report_interval {
             progress.println(&report_text(plan, &tracker));
@@ -264,10 +268,13 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
         println!("{}", report_text(plan, &tracker).trim_end());
     }
     println!(
-        "Finished: {status} ({} games in {:.1} s); results in {}",
-        tracker.games_done(),
-        started.elapsed().as_secs_f64(),
-        plan.output.dir.display()
+        "{}",
+        crate::output::text::finished_text(
+            status,
+            tracker.games_done() as u64,
+            started.elapsed().as_secs_f64(),
+            &plan.output.dir
+        )
     );
     if code == exit::ABORTED {
         println!("Resume with: xq-runner run <config> --resume (same config and --set options)");
