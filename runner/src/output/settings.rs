@@ -161,12 +161,12 @@ impl RunSettings {
                 .as_ref()
                 .map_or_else(|| "engine default".to_owned(), |h| format!("{h} MB"))
         };
-        let openings = self
-            .openings
-            .as_deref()
-            .unwrap_or("none, the start position");
+        let openings = self.openings.as_ref().map_or_else(
+            || "no openings (start position)".to_owned(),
+            |o| format!("openings {o}"),
+        );
         format!(
-            "tc {}, hash {}, openings {openings}",
+            "tc {}, hash {}, {openings}",
             both(&first.time_control, &second.time_control),
             both(&hash(first), &hash(second))
         )
@@ -234,9 +234,9 @@ mod tests {
         let header = pairing_header(&plan("", 3));
         assert_eq!(
             header,
-            "Pairing 1 of 3: e0 vs e1 (tc 10+0.1, hash 16 MB, openings none, the start position)\n\
-             Pairing 2 of 3: e0 vs e2 (tc 10+0.1, hash 16 MB, openings none, the start position)\n\
-             Pairing 3 of 3: e1 vs e2 (tc 10+0.1, hash 16 MB, openings none, the start position)\n"
+            "Pairing 1 of 3: e0 vs e1 (tc 10+0.1, hash 16 MB, no openings (start position))\n\
+             Pairing 2 of 3: e0 vs e2 (tc 10+0.1, hash 16 MB, no openings (start position))\n\
+             Pairing 3 of 3: e1 vs e2 (tc 10+0.1, hash 16 MB, no openings (start position))\n"
         );
     }
 
