@@ -12,6 +12,7 @@ use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};
 use crate::game::{parse_duration, GameSettings, TimeControl};
 use crate::openings::Order;
 use crate::output::pgn::MoveFormat;
+use crate::output::pgn_comment::PgnExtras;
 use crate::stats::{EloModel, Sprt};
 
 /// Tournament kinds.
@@ -90,6 +91,7 @@ pub struct OutputPlan {
     pub dir: PathBuf,
     pub report_interval: u64,
     pub pgn_format: MoveFormat,
+    pub pgn_extras: PgnExtras,
 }
 
 /// Abort thresholds per engine (fishtest style).
@@ -569,6 +571,11 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         dir: PathBuf::from(dir),
         report_interval: raw.output.report_interval.unwrap_or(10).max(1),
         pgn_format,
+        pgn_extras: PgnExtras {
+            nodes: raw.output.pgn_nodes.unwrap_or(false),
+            seldepth: raw.output.pgn_seldepth.unwrap_or(false),
+            nps: raw.output.pgn_nps.unwrap_or(false),
+        },
     };
     let f = &raw.faults;
     let defaults = Timeouts::default();

@@ -123,6 +123,11 @@ pub struct RawOutput {
     pub report_interval: Option<u64>,
     /// `iccs` or `wxf`.
     pub pgn_format: Option<String>,
+    /// Nodes (`n=`), selective depth (`sd=`) and nps (`nps=`) in the PGN's move
+    /// comments: fastchess's `-pgnout nodes=true seldepth=true nps=true`.
+    pub pgn_nodes: Option<bool>,
+    pub pgn_seldepth: Option<bool>,
+    pub pgn_nps: Option<bool>,
 }
 
 /// `[faults]`: abort the run when one engine has too many faults.

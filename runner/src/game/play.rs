@@ -283,6 +283,9 @@ pub async fn play_game(
             time_ms: u64::try_from(thought.elapsed.as_millis()).unwrap_or(u64::MAX),
             score: info.and_then(|i| i.score),
             depth: info.and_then(|i| i.depth),
+            nodes: info.and_then(|i| i.nodes),
+            nps: info.and_then(|i| i.nps),
+            seldepth: info.and_then(|i| i.seldepth),
         });
         if table.record.verdict().is_final() {
             continue;

@@ -219,12 +219,11 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     if session.block_due {
         println!("{}", report_text(plan, tracker).trim_end());
     }
-    let mut last = format!(
-        "Finished: {} games in {:.1} s, {}; results in {}",
+    let mut last = crate::output::text::finished_text(
+        &session.ending.status,
         tracker.games(),
         meta.played_s,
-        session.ending.status,
-        dir.display()
+        &dir,
     );
     if tracker.unpaired() > 0 {
         last.push_str(&format!(
@@ -278,6 +277,7 @@ impl Session {
         } else if let Some(warning) = identical_games_warning(plan) {
             progress.println(warning);
         }
+        progress.println(&crate::output::settings::pairing_header(plan));
         // A shard plays all its pairs: its run's verdict comes at `merge`, from them all.
         let sequential = start.shard.is_none();
         let verdict = |tracker: &Tracker| {
@@ -352,7 +352,10 @@ impl Session {
                 job.pair * 2 + u64::from(job.game) + 1,
                 &entry,
             ));
-            progress.game_done(estimate_message(plan, &tracker));
+            progress.game_done(
+                estimate_message(plan, &tracker),
+                crate::output::progress::SprtPace::of(&tracker.tally(0), plan.sprt.as_ref()),
+            );
             if tracker.pairs() != pairs_before && tracker.pairs() % interval == 0 {
                 progress.println(&report_text(plan, &tracker));
             }

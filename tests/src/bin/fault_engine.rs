@@ -8,6 +8,7 @@
 //! Faults: `none`, `crash` (exit when asked to move at ply >= N), `silent` (never answers
 //! `go`), `sleep` (answer after MS milliseconds), `illegal` (an illegal move),
 //! `garbage` (junk lines around a valid move), `unparseable` (bestmove xyz),
+//! `brace-move` (bestmove x}0-1{, to break a PGN comment),
 //! `no-hello` (never sends the handshake answer), `exit-on-isready`, `flood` (megabytes
 //! of output before the move), `nomove` (claims to have no move).
 //!
@@ -45,6 +46,8 @@ enum Fault {
     Illegal,
     Garbage,
     Unparseable,
+    /// `bestmove x}0-1{`: an answer that would end a PGN comment and forge a result.
+    BraceMove,
     NoHello,
     ExitOnIsready,
     Flood,
@@ -105,6 +108,7 @@ fn parse_args() -> Result<Config, String> {
                     "illegal" => Fault::Illegal,
                     "garbage" => Fault::Garbage,
                     "unparseable" => Fault::Unparseable,
+                    "brace-move" => Fault::BraceMove,
                     "no-hello" => Fault::NoHello,
                     "exit-on-isready" => Fault::ExitOnIsready,
                     "flood" => Fault::Flood,
@@ -306,6 +310,7 @@ fn main() {
                     }
                     (Fault::Illegal, Some(_)) => "bestmove a0a9".to_owned(),
                     (Fault::Unparseable, Some(_)) => "bestmove xyz".to_owned(),
+                    (Fault::BraceMove, Some(_)) => "bestmove x}0-1{".to_owned(),
                     // Both in one write, so both are in the pipe when the first is read.
                     (Fault::DoubleBestmove, Some(m)) => format!("bestmove {m}\nbestmove {m}"),
                     (_, Some(m)) => format!("info depth 1 score 0 nodes 1 pv {m}\nbestmove {m}"),
