@@ -45,6 +45,20 @@ fn comments(movetext: &str) -> (Vec<String>, String) {
     (inside, outside)
 }
 
+/// The comments of a game, after checking that its movetext holds one result, at its
+/// end, the one of its `[Result]` tag (no engine text forged another).
+fn checked_comments(tags: &[String], movetext: &str) -> Vec<String> {
+    let (notes, outside) = comments(movetext);
+    let result = tag(tags, "Result").expect("Result tag");
+    let tokens: Vec<&str> = outside.split_whitespace().collect();
+    assert_eq!(tokens.last(), Some(&result), "{movetext}");
+    let forged = tokens[..tokens.len() - 1]
+        .iter()
+        .any(|t| matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "*"));
+    assert!(!forged, "no result inside the movetext: {movetext}");
+    notes
+}
+
 fn tag<'a>(tags: &'a [String], name: &str) -> Option<&'a str> {
     let head = format!("[{name} \"");
     tags.iter()
@@ -107,13 +121,7 @@ fn a_run_writes_cutechess_pgn_a_pairing_header_a_last_line_and_a_linked_report()
     assert_eq!(games.len(), 4, "{pgn}");
     let mut extras = 0;
     for (tags, movetext) in &games {
-        let (notes, outside) = comments(movetext);
-        let result = tag(tags, "Result").expect("Result tag");
-        assert_eq!(
-            outside.split_whitespace().last(),
-            Some(result),
-            "the movetext ends with the result: {movetext}"
-        );
+        let notes = checked_comments(tags, movetext);
         assert!(!movetext.contains("{- "), "no dash for a missing score");
         let (last, moves) = notes.split_last().expect("comments");
         // Opening moves are `{book}`, as cutechess writes them.
@@ -176,18 +184,7 @@ fn an_engine_answer_with_braces_cannot_forge_a_result_in_the_pgn() {
     let games = games(&pgn);
     assert_eq!(games.len(), 2, "{pgn}");
     for (tags, movetext) in &games {
-        let (notes, outside) = comments(movetext);
-        let result = tag(tags, "Result").expect("Result tag");
-        assert_eq!(
-            outside.split_whitespace().last(),
-            Some(result),
-            "{movetext}"
-        );
-        let tokens: Vec<&str> = outside.split_whitespace().collect();
-        let forged = tokens[..tokens.len().saturating_sub(1)]
-            .iter()
-            .any(|t| matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "*"));
-        assert!(!forged, "no result inside the movetext: {movetext}");
+        let notes = checked_comments(tags, movetext);
         let last = notes.last().expect("an end comment");
         assert!(
             last.contains("makes an illegal move"),

@@ -210,6 +210,8 @@ pub fn timeless(mut entries: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
         if let Some(map) = e.as_object_mut() {
             map.remove("times_ms");
             map.remove("duration_ms");
+            // Nodes per second are nodes over the time a search took.
+            map.remove("nps");
         }
     }
     entries.sort_by_key(|e| (e["pair"].as_u64(), e["game"].as_u64()));
