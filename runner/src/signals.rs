@@ -1,18 +1,131 @@
-//! The signals that stop a run: SIGINT (Ctrl-C), SIGTERM (systemd, Kubernetes, `kill`)
-//! and SIGHUP (a closed terminal) all mean "stop cleanly": end the games in progress,
-//! kill every engine, save the results.
+//! The signals that stop a run: SIGINT (Ctrl-C), SIGTERM (`kill`, systemd, Kubernetes,
+//! a CI runner's cancel) and SIGHUP (the terminal closed) all mean "stop cleanly": stop
+//! scheduling, kill the engines, keep the results resumable. A second one of any of them
+//! ends the runner at once, after killing every engine process of the run.
+//!
+//! SIGKILL cannot be caught; the parent-death signal set on every engine and the sweep
+//! of leftovers at the next start cover it (see `client::lifetime`).
 
-/// Waits for the next SIGINT, SIGTERM or SIGHUP.
-///
-/// # Errors
-/// The signal handlers cannot be installed.
-pub async fn first() -> std::io::Result<()> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate())?;
-    let mut hangup = signal(SignalKind::hangup())?;
-    tokio::select! {
-        r = tokio::signal::ctrl_c() => r,
-        _ = term.recv() => Ok(()),
-        _ = hangup.recv() => Ok(()),
+use std::fmt;
+use std::io::Write as _;
+
+#[cfg(unix)]
+use tokio::signal::unix::{signal, Signal, SignalKind};
+
+/// A stop signal that arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Interrupt,
+    Terminate,
+    HangUp,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Interrupt => "SIGINT",
+            Stop::Terminate => "SIGTERM",
+            Stop::HangUp => "SIGHUP",
+        })
+    }
+}
+
+/// Listens for the stop signals from the moment it is made (a signal that arrives
+/// between two waits is not lost).
+#[derive(Debug)]
+pub struct StopSignals {
+    #[cfg(unix)]
+    streams: Option<[Signal; 3]>,
+}
+
+impl StopSignals {
+    /// Starts listening. Where the signals cannot be installed, it falls back to
+    /// Ctrl-C alone (with a warning).
+    #[must_use]
+    pub fn listen() -> StopSignals {
+        #[cfg(unix)]
+        {
+            let streams = (|| {
+                Ok::<_, std::io::Error>([
+                    signal(SignalKind::interrupt())?,
+                    signal(SignalKind::terminate())?,
+                    signal(SignalKind::hangup())?,
+                ])
+            })();
+            let streams = streams
+                .map_err(|e| {
+                    tracing::warn!(
+                        "cannot listen for SIGTERM/SIGHUP ({e}); only Ctrl-C stops the run cleanly"
+                    )
+                })
+                .ok();
+            StopSignals { streams }
+        }
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    /// The next stop signal; `None` if no signal can ever come.
+    pub async fn next(&mut self) -> Option<Stop> {
+        #[cfg(unix)]
+        if let Some([int, term, hup]) = self.streams.as_mut() {
+            let stop = tokio::select! {
+                _ = int.recv() => Stop::Interrupt,
+                _ = term.recv() => Stop::Terminate,
+                _ = hup.recv() => Stop::HangUp,
+            };
+            tracing::info!("received {stop}");
+            return Some(stop);
+        }
+        tokio::signal::ctrl_c().await.ok().map(|()| Stop::Interrupt)
+    }
+}
+
+/// Waits for the first stop signal, prints `what` (naming the signal) and calls
+/// `stop`; on a second signal kills every engine process of the run and exits with
+/// `code`. Meant to be spawned for the whole of a run (or a worker's life).
+pub async fn stop_then_exit(what: &str, code: u8, stop: impl FnOnce()) {
+    let mut stops = StopSignals::listen();
+    let Some(first) = stops.next().await else {
+        return;
+    };
+    // Not eprintln!: after SIGHUP the terminal is gone and a failed write panics.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\nInterrupted ({first}): {what} (again to quit at once)"
+    );
+    stop();
+    if stops.next().await.is_some() {
+        exit_now(code);
+    }
+}
+
+/// Ends the runner at once with `code` (the second signal), killing every engine
+/// process of the run first; the parent-death signal would end the engines themselves,
+/// but not what they started in sessions of their own.
+pub fn exit_now(code: u8) -> ! {
+    let killed = crate::client::kill_all_engines();
+    tracing::info!("second signal: killed {killed} engine processes of the run");
+    std::process::exit(i32::from(code))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn sigterm_and_sighup_stop_like_ctrl_c() {
+        let mut stops = StopSignals::listen();
+        for (signal, expected) in [
+            (nix::sys::signal::Signal::SIGTERM, Stop::Terminate),
+            (nix::sys::signal::Signal::SIGHUP, Stop::HangUp),
+        ] {
+            // Sent to this process; the listener is installed, so it does not end it.
+            nix::sys::signal::raise(signal).expect("raise");
+            let got = tokio::time::timeout(std::time::Duration::from_secs(10), stops.next())
+                .await
+                .expect("the signal arrives");
+            assert_eq!(got, Some(expected));
+        }
     }
 }

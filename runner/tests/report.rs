@@ -370,3 +370,280 @@ fn cli_writes_the_files_or_exits_2() {
     assert!(stderr.contains("no run here"), "{stderr}");
     assert!(!empty.join("report.html").exists());
 }
+
+/// The part of the page from `start` to the next `end`.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let from = html
+        .find(start)
+        .unwrap_or_else(|| panic!("page lacks {start}"));
+    let rest = &html[from..];
+    &rest[..rest.find(end).map_or(rest.len(), |e| e + end.len())]
+}
+
+/// The rows of the games table.
+fn game_rows(html: &str) -> Vec<&str> {
+    let table = between(html, "<div class=\"games\">", "</table>");
+    table.split("<tr").skip(2).collect()
+}
+
+/// Writes `entries` as the journal of `dir` (no summary.json: the shape comes from
+/// run.json).
+fn write_journal(dir: &Path, entries: &[JournalEntry]) {
+    let mut text = String::new();
+    for e in entries {
+        text.push_str(&serde_json::to_string(e).expect("entry"));
+        text.push('\n');
+    }
+    std::fs::write(dir.join("games.jsonl"), text).expect("journal");
+}
+
+#[test]
+fn the_games_table_links_every_game_to_its_pgn() {
+    let folder = scratch("games", "match", &FILES);
+    let dir = folder.path();
+    let (html, _) = report(dir);
+    let entries = entries("match");
+    let rows = game_rows(&html);
+    assert_eq!(
+        rows.len(),
+        entries.len(),
+        "every game of a short run is listed"
+    );
+    for e in &entries {
+        let anchor = format!("g{}-{}", e.pair + 1, e.game + 1);
+        let link = format!("<a href=\"#{anchor}\">{}</a>", e.result.as_pgn());
+        assert_eq!(html.matches(&link).count(), 1, "{link}");
+        let panel = between(
+            &html,
+            &format!("<div class=\"pgn\" id=\"{anchor}\">"),
+            "</div>\n",
+        );
+        // The game's own PGN: its round, its players, its result, its last move.
+        assert!(panel.contains(&format!(
+            "[Round &quot;{}.{}&quot;]",
+            e.pair + 1,
+            e.game + 1
+        )));
+        assert!(panel.contains(&format!("[Red &quot;{}&quot;]", e.red)));
+        assert!(panel.contains(&format!("[Result &quot;{}&quot;]", e.result.as_pgn())));
+        let last = e
+            .moves
+            .split_whitespace()
+            .last()
+            .expect("moves")
+            .to_uppercase();
+        let last = format!("{}-{}", &last[..2], &last[2..]);
+        assert!(panel.contains(&last), "{anchor} lacks {last}");
+    }
+    assert!(
+        !html.contains("<tr class=\"fault\">"),
+        "no faults in this run"
+    );
+    assert!(html.contains(&format!("All {} games of the run", entries.len())));
+}
+
+#[test]
+fn the_page_links_games_pgn_once_it_is_written() {
+    let folder = scratch("pgn-link", "match", &FILES);
+    let dir = folder.path();
+    let (html, _) = report(dir);
+    assert!(!html.contains("href=\"games.pgn\""), "no file, no link");
+    assert!(html.contains("games.pgn is written when the run ends"));
+    std::fs::write(dir.join("games.pgn"), "").expect("games.pgn");
+    let (html, _) = report(dir);
+    assert!(html.contains("<a href=\"games.pgn\">games.pgn</a>"));
+}
+
+#[test]
+fn the_header_says_the_time_control_hash_and_openings() {
+    let folder = scratch("settings", "match-sprt", &FILES);
+    let dir = folder.path();
+    let (html, _) = report(dir);
+    let meta = between(&html, "<div class=\"meta settings\">", "</div>");
+    assert!(
+        meta.contains("tc depth 2, hash engine default, openings mainlines.epd, sequential"),
+        "{meta}"
+    );
+    // A hash option and its own time control for one engine.
+    let run = read(&dir.join("run.json")).replace(
+        r#"evallevel = \"0\"\n"#,
+        r#"evallevel = \"0\"\nhashsize = 64\n\n[engine.time]\nnodes = 5000\n"#,
+    );
+    std::fs::write(dir.join("run.json"), run).expect("run.json");
+    let (html, _) = report(dir);
+    let meta = between(&html, "<div class=\"meta settings\">", "</div>");
+    assert!(
+        meta.contains("tc depth 2 vs nodes 5000, hash engine default vs 64 MB"),
+        "{meta}"
+    );
+}
+
+#[test]
+fn faults_are_highlighted_in_the_games_table() {
+    let folder = scratch("fault-rows", "faults", &FILES);
+    let dir = folder.path();
+    let (html, _) = report(dir);
+    let faults = entries("faults")
+        .iter()
+        .filter(|e| e.reason.is_fault())
+        .count();
+    let highlighted = game_rows(&html)
+        .iter()
+        .filter(|r| r.starts_with(" class=\"fault\"") && r.contains("<code>crash</code> by faulty"))
+        .count();
+    assert_eq!(highlighted, faults);
+    assert!(html.contains("the engine exited during a search"));
+}
+
+#[test]
+fn a_long_run_lists_the_first_games_and_the_faults_only() {
+    let folder = scratch("long", "match", &["run.json"]);
+    let dir = folder.path();
+    let sample = entries("match");
+    let pairs = 1500_u64;
+    let mut all = Vec::new();
+    for pair in 0..pairs {
+        for game in 0..2_u8 {
+            let mut e = sample[(pair as usize * 2 + usize::from(game)) % sample.len()].clone();
+            e.pair = pair;
+            e.game = game;
+            (e.red, e.black) = if game == 0 {
+                ("level6".to_owned(), "level0".to_owned())
+            } else {
+                ("level0".to_owned(), "level6".to_owned())
+            };
+            // Every 20th game from game 1000 on is lost on time: 100 faults.
+            let number = pair * 2 + u64::from(game);
+            if number >= 1000 && number % 20 == 0 {
+                e.reason = xq_runner::game::EndReason::TimeForfeit;
+                e.faulted = Some(e.red.clone());
+                e.detail = Some("answered after 1200 ms with 1000 ms left".to_owned());
+            }
+            all.push(e);
+        }
+    }
+    write_journal(dir, &all);
+    let (html, _) = report(dir);
+    let rows = game_rows(&html);
+    let faults = all.iter().filter(|e| e.reason.is_fault()).count();
+    assert_eq!(faults, 100);
+    assert_eq!(rows.len(), 200 + faults, "the first 200 and the faults");
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.starts_with(" class=\"fault\""))
+            .count(),
+        faults
+    );
+    assert_eq!(html.matches("<div class=\"pgn\" id=").count(), rows.len());
+    assert!(html.contains("300 of the run's 3000 games: the first 200, and all 100 that ended"));
+    // Bounded by the listed games, not by the run: the 12 games of the fixture give a
+    // page of about 60 KB; 300 listed games (~3 KB of PGN each) stay near 1 MB.
+    assert!(html.len() < 2_000_000, "{} bytes", html.len());
+}
+
+/// The numbers of the Elo chart's vertical axis.
+fn elo_ticks(html: &str) -> Vec<f64> {
+    let svg = between(html, "aria-label=\"Elo over pairs\"", "</svg>");
+    svg.lines()
+        .filter(|l| l.starts_with("<text x=\"56.0\"") && l.contains("text-anchor=\"end\""))
+        .filter_map(|l| l.split('>').nth(1)?.split('<').next()?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn the_elo_range_comes_from_the_settled_run_not_the_first_pair() {
+    let folder = scratch("range", "match", &["run.json"]);
+    let dir = folder.path();
+    let sample = entries("match");
+    let win = sample
+        .iter()
+        .find(|e| e.game == 0 && e.result.as_pgn() == "1-0");
+    let draw = sample.iter().find(|e| e.result.as_pgn() == "1/2-1/2");
+    let (win, draw) = (win.expect("a Red win"), draw.expect("a draw"));
+    // Pair 1: level6 wins both games (+1000 Elo after one pair); then 199 drawn pairs.
+    let mut all = Vec::new();
+    for pair in 0..200_u64 {
+        for game in 0..2_u8 {
+            let mut e = if pair == 0 { win.clone() } else { draw.clone() };
+            e.pair = pair;
+            e.game = game;
+            (e.red, e.black) = if game == 0 {
+                ("level6".to_owned(), "level0".to_owned())
+            } else {
+                ("level0".to_owned(), "level6".to_owned())
+            };
+            if pair == 0 && game == 1 {
+                e.result = xq_runner::game::Outcome::BlackWins;
+            }
+            all.push(e);
+        }
+    }
+    write_journal(dir, &all);
+    let (html, _) = report(dir);
+    let first = Estimate::new(&Penta::new([0, 0, 0, 0, 1]));
+    assert!(first.elo > 500.0, "pair 1 reads {}", first.elo);
+    let ticks = elo_ticks(&html);
+    let top = ticks.iter().copied().fold(f64::MIN, f64::max);
+    assert!(ticks.len() >= 3, "{ticks:?}");
+    // The final band of 200 pairs is some tens of Elo wide.
+    let last = Estimate::new(&Penta::new([0, 0, 199, 0, 1]));
+    assert!(
+        top >= last.elo_upper && top < 3.0 * last.elo_upper.max(10.0),
+        "{ticks:?}"
+    );
+    assert_svgs(&html, 2);
+}
+
+#[test]
+fn the_elo_chart_shows_the_sprt_bounds_in_the_sprt_unit() {
+    let folder = scratch("bounds", "match-sprt", &FILES);
+    let dir = folder.path();
+    let (html, _) = report(dir);
+    let svg = between(&html, "aria-label=\"Elo over pairs\"", "</svg>");
+    assert!(svg.contains("Elo with 95% interval and the SPRT&#39;s elo0 and elo1"));
+    assert!(
+        svg.contains(">elo0 = 0<") && svg.contains(">elo1 = 50<"),
+        "{svg}"
+    );
+    // A normalized SPRT: its bounds are nElo, and so is the chart.
+    for file in ["run.json", "summary.json"] {
+        let text = read(&dir.join(file)).replace("logistic", "normalized");
+        std::fs::write(dir.join(file), text).expect("write");
+    }
+    let (html, _) = report(dir);
+    assert!(html.contains("aria-label=\"nElo over pairs\""));
+    assert!(html.contains("nElo with 95% interval and the SPRT"));
+    let plain = scratch("no-bounds", "match", &FILES);
+    let (html, _) = report(plain.path());
+    assert!(!html.contains("elo0 ="), "no SPRT, no bounds");
+}
+
+#[test]
+fn markdown_and_html_in_names_stay_text() {
+    let folder = scratch("markdown", "match", &[]);
+    let dir = folder.path();
+    let name = "![t](https://example.invalid/x.png)*b*<i>";
+    for file in FILES {
+        // JSON and TOML both escape `"` in strings; this name has none.
+        let text = read(&fixture("match").join(file)).replace("level0", name);
+        std::fs::write(dir.join(file), text).expect("write");
+    }
+    let (html, md) = report(dir);
+    let fence_end = md.rfind("```").expect("a code fence");
+    let (_, rest) = md.split_at(fence_end);
+    let title = md.lines().next().unwrap_or_default();
+    for text in [rest, title] {
+        assert!(!text.contains("!["), "markdown image in {text}");
+        assert!(!text.contains("*b*") && !text.contains("<i>"), "{text}");
+    }
+    assert!(
+        rest.contains(r"\!\[t\]\(https://example.invalid/x.png\)\*b\*&lt;i&gt;"),
+        "{md}"
+    );
+    assert!(!html.contains("<i>"), "raw HTML in the page");
+    for row in game_rows(&html) {
+        assert!(!row.contains("<i>"));
+    }
+    assert!(html.contains("[Black &quot;![t](https://example.invalid/x.png)*b*&lt;i&gt;&quot;]"));
+    assert_svgs(&html, 2);
+}

@@ -24,6 +24,9 @@ pub struct ResumeArgs {
     /// Check that the run can be resumed and print its plan, without playing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Write every line to and from every engine, with the time and the engine, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 /// Runs `resume`.
@@ -57,5 +60,5 @@ pub fn run(args: &ResumeArgs) -> u8 {
         folder: folder::Start::Resume,
         shard: meta.shard,
     };
-    super::run::play(&loaded, start, args.dry_run)
+    super::run::play(&loaded, start, args.dry_run, args.log.as_deref())
 }

@@ -42,6 +42,9 @@ pub struct RunArgs {
     /// elsewhere join in), wait for its end and write the outputs as a local run does.
     #[arg(long)]
     pub db: Option<String>,
+    /// Write every line to and from every engine, with the time and the engine, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -200,9 +203,15 @@ fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), St
     Ok(())
 }
 
-/// Plays a loaded run (or only checks it with `dry_run`).
+/// Plays a loaded run (or only checks it with `dry_run`), with the engine traffic in
+/// `log` when given.
 #[must_use]
-pub fn play(loaded: &crate::config::Loaded, start: Start, dry_run: bool) -> u8 {
+pub fn play(
+    loaded: &crate::config::Loaded,
+    start: Start,
+    dry_run: bool,
+    log: Option<&std::path::Path>,
+) -> u8 {
     if dry_run {
         if let Err(e) = dry_run_checks(loaded, start) {
             eprintln!("error: {e}");
@@ -210,6 +219,10 @@ pub fn play(loaded: &crate::config::Loaded, start: Start, dry_run: bool) -> u8 {
         }
         print_plan(&loaded.plan, &loaded.hash, start.shard);
         return exit::OK;
+    }
+    if let Err(e) = open_log(log) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
     }
     let Some(runtime) = super::async_runtime() else {
         return exit::ABORTED;
@@ -250,6 +263,10 @@ pub fn run(args: &RunArgs) -> u8 {
             eprintln!("error: --db plays a run through the database: it takes no --resume, --shard or --dry-run (see `xq-runner status` and `worker`)");
             return exit::USAGE;
         }
+        if let Err(e) = open_log(args.log.as_deref()) {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
         return super::fleet_run::run(&loaded, db);
     }
     let start = Start {
@@ -260,5 +277,15 @@ pub fn run(args: &RunArgs) -> u8 {
         },
         shard,
     };
-    play(&loaded, start, args.dry_run)
+    play(&loaded, start, args.dry_run, args.log.as_deref())
+}
+
+/// Starts writing the engine traffic to `--log FILE`.
+fn open_log(log: Option<&std::path::Path>) -> Result<(), String> {
+    match log {
+        Some(path) => {
+            crate::client::traffic::open(path).map_err(|e| format!("--log {}: {e}", path.display()))
+        }
+        None => Ok(()),
+    }
 }

@@ -1,12 +1,17 @@
 //! Line-based I/O with an engine over any async byte streams (pipes in production,
 //! in-memory duplex streams in tests).
+//!
+//! Reading is cancel safe: a line that has only partly arrived stays in the reader when
+//! the read is dropped (at a deadline, or when the process exit wins a race), and the
+//! next read goes on from there.
 
 use std::time::Instant;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 
-/// Longest line kept; the rest of a longer line is read and dropped, so an engine that
-/// floods one endless line cannot exhaust memory.
+/// Longest line an engine may write on stdout. The longest line of the protocols is an
+/// `info ... pv` line (a few hundred bytes); a line this long is not a message but a
+/// broken engine, and reading on would cost memory without end.
 pub const MAX_LINE: usize = 64 * 1024;
 
 /// A line read from the engine, with the time it arrived.
@@ -16,10 +21,23 @@ pub struct Line {
     pub at: Instant,
 }
 
+/// What the engine's output held next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incoming {
+    Line(Line),
+    /// [`MAX_LINE`] bytes without a newline: the rest is not read (the engine is broken
+    /// and gets no further word).
+    TooLong,
+    /// End of output: the engine (and everything holding its stdout) closed it.
+    End,
+}
+
 /// The two directions of an engine's standard streams.
 pub struct LineIo {
     reader: Box<dyn AsyncBufRead + Unpin + Send>,
     writer: Box<dyn AsyncWrite + Unpin + Send>,
+    /// The part of a line read so far (kept across cancelled reads).
+    partial: Vec<u8>,
 }
 
 impl std::fmt::Debug for LineIo {
@@ -34,7 +52,11 @@ impl LineIo {
         reader: Box<dyn AsyncBufRead + Unpin + Send>,
         writer: Box<dyn AsyncWrite + Unpin + Send>,
     ) -> LineIo {
-        LineIo { reader, writer }
+        LineIo {
+            reader,
+            writer,
+            partial: Vec::new(),
+        }
     }
 
     /// Writes one line and flushes; returns when the engine can read it.
@@ -50,64 +72,122 @@ impl LineIo {
         Ok(Instant::now())
     }
 
-    /// Reads the next line (trimmed, invalid UTF-8 replaced); `None` at end of stream.
+    /// Reads the next line (trimmed, invalid UTF-8 replaced). Cancel safe.
     ///
     /// # Errors
     /// Reading the pipe failed.
-    pub async fn read_line(&mut self) -> std::io::Result<Option<Line>> {
-        let mut kept: Vec<u8> = Vec::new();
-        let mut saw_any = false;
+    pub async fn read_line(&mut self) -> std::io::Result<Incoming> {
         loop {
+            if self.partial.len() >= MAX_LINE {
+                return Ok(Incoming::TooLong);
+            }
             let chunk = self.reader.fill_buf().await?;
             if chunk.is_empty() {
-                if !saw_any {
-                    return Ok(None);
+                if self.partial.is_empty() {
+                    return Ok(Incoming::End);
                 }
-                break;
+                // A last line without a newline.
+                return Ok(Incoming::Line(self.take_line()));
             }
-            saw_any = true;
-            let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (&chunk[..i], Some(i + 1)),
-                None => (chunk, None),
-            };
-            let room = MAX_LINE.saturating_sub(kept.len());
-            kept.extend_from_slice(&part[..part.len().min(room)]);
-            let used = done.unwrap_or(chunk.len());
-            self.reader.consume(used);
-            if done.is_some() {
-                break;
+            let room = MAX_LINE - self.partial.len();
+            let window = &chunk[..chunk.len().min(room)];
+            match window.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.partial.extend_from_slice(&window[..i]);
+                    self.reader.consume(i + 1);
+                    return Ok(Incoming::Line(self.take_line()));
+                }
+                None => {
+                    let used = window.len();
+                    self.partial.extend_from_slice(window);
+                    self.reader.consume(used);
+                }
             }
         }
-        let at = Instant::now();
-        let text = String::from_utf8_lossy(&kept).trim().to_owned();
-        Ok(Some(Line { text, at }))
+    }
+
+    /// Takes the line read so far, leaving the buffer empty.
+    fn take_line(&mut self) -> Line {
+        let text = String::from_utf8_lossy(&self.partial).trim().to_owned();
+        self.partial.clear();
+        Line {
+            text,
+            at: Instant::now(),
+        }
+    }
+
+    /// A line that is already complete in the reader's buffer or the pipe, without
+    /// waiting for one (used to find answers the engine wrote when nobody asked).
+    ///
+    /// # Errors
+    /// Reading the pipe failed.
+    pub async fn ready_line(&mut self) -> std::io::Result<Option<Incoming>> {
+        // `timeout` polls the read once before it looks at the (past) deadline, so what
+        // is already there is read and nothing is waited for. The read is cancel safe.
+        match tokio::time::timeout(std::time::Duration::ZERO, self.read_line()).await {
+            Ok(read) => read.map(Some),
+            Err(_) => Ok(None),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::BufReader;
+    use tokio::io::{AsyncWriteExt, BufReader};
 
-    /// The text of the next line, `None` at the end (or on a read error).
-    async fn next_text(io: &mut LineIo) -> Option<String> {
-        io.read_line().await.ok().flatten().map(|l| l.text)
+    /// The text of the next line, or what came instead.
+    async fn next_text(io: &mut LineIo) -> Result<String, Incoming> {
+        match io.read_line().await {
+            Ok(Incoming::Line(l)) => Ok(l.text),
+            Ok(other) => Err(other),
+            Err(_) => Err(Incoming::End),
+        }
     }
 
     #[tokio::test]
-    async fn reads_lines_caps_long_ones_and_survives_bad_bytes() {
-        let mut input = b"readyok\r\n".to_vec();
-        input.extend(std::iter::repeat_n(b'x', MAX_LINE * 3));
-        input.extend_from_slice(b"\nbest\xffmove\nlast");
+    async fn reads_lines_and_survives_bad_bytes() {
+        let input = b"readyok\r\nbest\xffmove\nlast".to_vec();
         let reader = BufReader::new(std::io::Cursor::new(input));
         let mut io = LineIo::new(Box::new(reader), Box::new(tokio::io::sink()));
-        assert_eq!(next_text(&mut io).await.as_deref(), Some("readyok"));
-        assert_eq!(next_text(&mut io).await.map(|t| t.len()), Some(MAX_LINE));
-        assert_eq!(
-            next_text(&mut io).await.as_deref(),
-            Some("best\u{fffd}move")
+        assert_eq!(next_text(&mut io).await, Ok("readyok".to_owned()));
+        assert_eq!(next_text(&mut io).await, Ok("best\u{fffd}move".to_owned()));
+        assert_eq!(next_text(&mut io).await, Ok("last".to_owned()));
+        assert_eq!(next_text(&mut io).await, Err(Incoming::End));
+    }
+
+    #[tokio::test]
+    async fn an_over_long_line_is_reported_not_kept() {
+        let mut input = b"readyok\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE * 3));
+        input.extend_from_slice(b"\nbestmove h2e2\n");
+        let reader = BufReader::new(std::io::Cursor::new(input));
+        let mut io = LineIo::new(Box::new(reader), Box::new(tokio::io::sink()));
+        assert_eq!(next_text(&mut io).await, Ok("readyok".to_owned()));
+        assert_eq!(next_text(&mut io).await, Err(Incoming::TooLong));
+        // Nothing more than the cap was taken in.
+        assert!(io.partial.len() <= MAX_LINE);
+        // A line of exactly the cap is still a line.
+        let mut exact = vec![b'y'; MAX_LINE - 1];
+        exact.push(b'\n');
+        let reader = BufReader::new(std::io::Cursor::new(exact));
+        let mut io = LineIo::new(Box::new(reader), Box::new(tokio::io::sink()));
+        assert_eq!(next_text(&mut io).await.map(|t| t.len()), Ok(MAX_LINE - 1));
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_read_keeps_the_part_of_the_line_it_had() {
+        let (mut engine, runner) = tokio::io::duplex(64);
+        let mut io = LineIo::new(
+            Box::new(BufReader::new(runner)),
+            Box::new(tokio::io::sink()),
         );
-        assert_eq!(next_text(&mut io).await.as_deref(), Some("last"));
-        assert!(next_text(&mut io).await.is_none());
+        engine.write_all(b"bestm").await.expect("write");
+        let early =
+            tokio::time::timeout(std::time::Duration::from_millis(20), io.read_line()).await;
+        assert!(early.is_err(), "no whole line yet");
+        assert_eq!(io.ready_line().await.ok().flatten(), None);
+        engine.write_all(b"ove h2e2\n").await.expect("write");
+        assert_eq!(next_text(&mut io).await, Ok("bestmove h2e2".to_owned()));
     }
 }

@@ -1,14 +1,20 @@
 //! The engine client: spawns an engine from an argv list, speaks UCCI or UCI to it with
 //! typed messages in each direction, and measures every search itself.
 
+pub mod affinity;
 mod bench;
 mod from_engine;
+mod hint;
 mod io;
+mod lifetime;
 mod process;
 mod protocol;
 mod session;
 mod spec;
+mod stderr;
+mod sweep;
 mod to_engine;
+pub mod traffic;
 
 use std::time::Duration;
 
@@ -16,10 +22,13 @@ use thiserror::Error;
 
 pub use bench::bench_signature;
 pub use from_engine::{FromEngine, Info, Score, UCCI_MATE_THRESHOLD};
-pub use io::{Line, LineIo, MAX_LINE};
+pub use io::{Incoming, Line, LineIo, MAX_LINE};
+pub use lifetime::kill_all as kill_all_engines;
 pub use protocol::{Coordinates, Protocol};
 pub use session::{Answer, EngineSession, Thought};
 pub use spec::{check_program, EngineSpec, Timeouts};
+pub use stderr::MAX_STDERR_LINE;
+pub use sweep::MARK_VAR;
 pub use to_engine::{GoClock, GoLimit, ToEngine};
 
 /// What went wrong with an engine.
@@ -27,10 +36,36 @@ pub use to_engine::{GoClock, GoLimit, ToEngine};
 pub enum EngineError {
     #[error("cannot start `{command}`: {reason}")]
     Spawn { command: String, reason: String },
-    #[error("the engine exited {when} ({status})")]
-    Exited { when: String, status: String },
-    #[error("{waiting_for} did not come in time")]
-    Timeout { waiting_for: String },
+    #[error("the engine exited {when} ({status}){context}")]
+    Exited {
+        when: String,
+        status: String,
+        /// What it printed and advice, when it exited during the handshake.
+        context: String,
+    },
+    /// An answer outside a search did not come in time; `key` is the config key of
+    /// the timeout (`faults.startup_timeout`, `faults.ping_timeout`).
+    #[error("{waiting_for} did not come within {} ({key}){context}", show(.after))]
+    Timeout {
+        waiting_for: String,
+        key: &'static str,
+        after: Duration,
+        /// What the engine printed and what to do, when there is something to say.
+        context: String,
+    },
     #[error("no bestmove even after stop ({waited:?} after go)")]
     NoAnswer { waited: Duration },
+    /// The engine broke the protocol: a line too long to be a message, or a handshake
+    /// in the other protocol.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+}
+
+/// A duration as the config writes it: `10s`, `500ms`.
+fn show(d: &Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
 }

@@ -12,6 +12,7 @@ use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};
 use crate::game::{parse_duration, GameSettings, TimeControl};
 use crate::openings::Order;
 use crate::output::pgn::MoveFormat;
+use crate::output::pgn_comment::PgnExtras;
 use crate::stats::{EloModel, Sprt};
 
 /// Tournament kinds.
@@ -90,6 +91,7 @@ pub struct OutputPlan {
     pub dir: PathBuf,
     pub report_interval: u64,
     pub pgn_format: MoveFormat,
+    pub pgn_extras: PgnExtras,
 }
 
 /// Abort thresholds per engine (fishtest style).
@@ -110,6 +112,8 @@ pub struct Plan {
     /// Pairs per pairing (the maximum when SPRT stops earlier).
     pub pairs: u64,
     pub concurrency: usize,
+    /// Pin each game slot's engines to a core (`tournament.affinity`).
+    pub affinity: bool,
     pub seed: u64,
     pub event: String,
     pub openings: Option<OpeningsPlan>,
@@ -438,6 +442,10 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         Some(c) => c,
         None => std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
     };
+    let affinity = raw.tournament.affinity.unwrap_or(false);
+    if affinity {
+        crate::client::affinity::check().map_err(|why| problem("tournament.affinity", why))?;
+    }
     let seed = raw.tournament.seed.unwrap_or(1);
 
     let openings = match &raw.openings {
@@ -563,6 +571,11 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         dir: PathBuf::from(dir),
         report_interval: raw.output.report_interval.unwrap_or(10).max(1),
         pgn_format,
+        pgn_extras: PgnExtras {
+            nodes: raw.output.pgn_nodes.unwrap_or(false),
+            seldepth: raw.output.pgn_seldepth.unwrap_or(false),
+            nps: raw.output.pgn_nps.unwrap_or(false),
+        },
     };
     let f = &raw.faults;
     let defaults = Timeouts::default();
@@ -600,6 +613,7 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         pairings,
         pairs,
         concurrency,
+        affinity,
         seed,
         event: raw
             .tournament

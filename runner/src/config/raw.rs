@@ -46,6 +46,8 @@ pub struct RawTournament {
     pub seed: Option<u64>,
     /// PGN `Event` tag.
     pub event: Option<String>,
+    /// Pin each game's engines to a core of their own (Linux); fastchess `-use-affinity`.
+    pub affinity: Option<bool>,
 }
 
 /// `[time]` (also per engine as `[engine.time]`): exactly one of the limits.
@@ -121,6 +123,11 @@ pub struct RawOutput {
     pub report_interval: Option<u64>,
     /// `iccs` or `wxf`.
     pub pgn_format: Option<String>,
+    /// Nodes (`n=`), selective depth (`sd=`) and nps (`nps=`) in the PGN's move
+    /// comments: fastchess's `-pgnout nodes=true seldepth=true nps=true`.
+    pub pgn_nodes: Option<bool>,
+    pub pgn_seldepth: Option<bool>,
+    pub pgn_nps: Option<bool>,
 }
 
 /// `[faults]`: abort the run when one engine has too many faults.

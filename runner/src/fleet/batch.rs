@@ -41,7 +41,7 @@ pub async fn play(
         .unwrap_or(usize::MAX)
         .min(plan.concurrency.max(1));
     while slots.len() < wanted {
-        slots.push(Engines::default());
+        slots.push(Engines::for_slot(plan, slots.len()));
     }
     // Slots beyond what this batch can use keep their engines for the next batch.
     let idle = slots.split_off(wanted);

@@ -204,17 +204,13 @@ fn decide(
 /// cannot be used), 4 stopped by a signal or an aborted run.
 pub async fn work(options: WorkerOptions) -> u8 {
     let (stop_tx, stop) = watch::channel(false);
-    tokio::spawn(async move {
-        if crate::signals::first().await.is_ok() {
-            eprintln!(
-                "\nStopping: dropping the batch in play, killing engines (again to quit at once)"
-            );
+    tokio::spawn(crate::signals::stop_then_exit(
+        "dropping the batch in play, killing engines",
+        exit::ABORTED,
+        move || {
             let _ = stop_tx.send(true);
-            if crate::signals::first().await.is_ok() {
-                std::process::exit(i32::from(exit::ABORTED));
-            }
-        }
-    });
+        },
+    ));
     let db = match Db::open(&options.target).await {
         Ok(db) => db,
         Err(e) => {

@@ -169,6 +169,10 @@ pub struct PlayedMove {
     pub time_ms: u64,
     pub score: Option<Score>,
     pub depth: Option<u32>,
+    /// Nodes, nodes per second and selective depth of the engine's last scored `info`.
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub seldepth: Option<u32>,
 }
 
 /// A finished game.

@@ -76,6 +76,8 @@ struct Table {
     anchor_fen: String,
     since_anchor: Vec<Move>,
     game: PlayedGame,
+    /// Things an engine did that did not end the game but belong in its detail.
+    notes: Vec<String>,
 }
 
 impl Table {
@@ -89,7 +91,10 @@ impl Table {
         self.game.outcome = outcome;
         self.game.reason = reason;
         self.game.faulted = faulted;
-        self.game.detail = detail;
+        self.game.detail = detail
+            .into_iter()
+            .chain(self.notes)
+            .reduce(|a, b| format!("{a}; {b}"));
         self.game
     }
 
@@ -138,6 +143,7 @@ pub async fn play_game(
             faulted: None,
             detail: None,
         },
+        notes: Vec::new(),
     };
     for (index, &mv) in start.moves.iter().enumerate() {
         if !table.play(mv) {
@@ -161,6 +167,8 @@ pub async fn play_game(
         }
     }
     let mut adjudicator = Adjudicator::new(settings.draw, settings.resign);
+    // Each side's last answer, to name a stale or doubled `bestmove` taken as the next.
+    let mut last_answer: [Option<String>; 2] = [None, None];
     loop {
         let verdict = table.record.verdict();
         if verdict.is_final() {
@@ -213,6 +221,13 @@ pub async fn play_game(
                 ));
             }
         };
+        for line in &thought.stale {
+            table.notes.push(format!(
+                "ignored `{}` that {} wrote before it was asked to move (a stale or doubled bestmove)",
+                line.chars().take(40).collect::<String>(),
+                engine.name()
+            ));
+        }
         if clock.flag_fell(thought.elapsed, settings.time_margin) {
             let detail = format!(
                 "answered after {} ms with {} ms left",
@@ -241,11 +256,18 @@ pub async fn play_game(
         let legal = parse_coords(&text, engine.coordinates().rank_base())
             .ok()
             .filter(|&m| is_legal(table.record.position(), m));
+        let repeated = last_answer[side.index()].as_deref() == Some(text.as_str());
+        last_answer[side.index()] = Some(text.clone());
         let Some(mv) = legal else {
-            let detail = format!(
+            let mut detail = format!(
                 "illegal move `{}`",
                 text.chars().take(40).collect::<String>()
             );
+            if repeated {
+                detail.push_str(
+                    " (the same as its previous answer: a stale or doubled bestmove taken as the answer to this move)",
+                );
+            }
             return Ok(table.finish(
                 Outcome::loss_for(side),
                 EndReason::IllegalMove,
@@ -261,6 +283,9 @@ pub async fn play_game(
             time_ms: u64::try_from(thought.elapsed.as_millis()).unwrap_or(u64::MAX),
             score: info.and_then(|i| i.score),
             depth: info.and_then(|i| i.depth),
+            nodes: info.and_then(|i| i.nodes),
+            nps: info.and_then(|i| i.nps),
+            seldepth: info.and_then(|i| i.seldepth),
         });
         if table.record.verdict().is_final() {
             continue;
@@ -318,5 +343,7 @@ fn fault_reason(error: &EngineError, clocked: bool) -> EndReason {
         EngineError::Exited { .. } | EngineError::Spawn { .. } => EndReason::Crash,
         EngineError::NoAnswer { .. } if clocked => EndReason::TimeForfeit,
         EngineError::NoAnswer { .. } | EngineError::Timeout { .. } => EndReason::Stall,
+        // A garbled answer (a line too long to be a message) is a move nobody can read.
+        EngineError::Protocol(_) => EndReason::IllegalMove,
     }
 }

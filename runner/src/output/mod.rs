@@ -3,8 +3,10 @@
 
 pub mod files;
 pub mod pgn;
+pub mod pgn_comment;
 pub mod pgn_file;
 pub mod progress;
 pub mod report;
+pub mod settings;
 pub mod summary;
 pub mod text;

@@ -1,13 +1,16 @@
 //! PGN for Xiangqi, as Xiangqi GUIs read it: `[Game "Chinese Chess"]`, `[Variant
 //! "xiangqi"]`, Red/Black tags, `[FEN]` when the game does not start from the initial
 //! position, moves in ICCS (`H2-E2`, `[Format "ICCS"]`) or WXF (`C2.5`, `[Format "WXF"]`),
-//! a `{score/depth time}` comment per engine move and the termination.
+//! a cutechess-style `{+0.93/12 0.211s}` comment per engine move (`pgn_comment.rs`) and
+//! the end of the game in words naming the side, appended to the last move's comment as
+//! cutechess and fastchess do.
 
 use std::fmt::Write as _;
 
 use xq_core::board::{Color, Position, START_FEN};
 use xq_core::notation::format_wxf;
 
+use super::pgn_comment::{end_comment, move_comment, PgnExtras};
 use crate::game::{PlayedGame, TimeControl};
 
 /// How moves are written.
@@ -33,13 +36,29 @@ pub struct PgnContext {
     pub eco: Option<String>,
 }
 
+/// A tag value: `\\` and `"` escaped as PGN says, line breaks and other control
+/// characters (which would end the tag) made spaces.
 fn quote(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
-/// Writes one game.
+/// Writes one game; `extras` adds nodes, selective depth and nps to the move comments.
 #[must_use]
-pub fn write_pgn(game: &PlayedGame, context: &PgnContext, format: MoveFormat) -> String {
+pub fn write_pgn(
+    game: &PlayedGame,
+    context: &PgnContext,
+    format: MoveFormat,
+    extras: PgnExtras,
+) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
@@ -85,7 +104,8 @@ pub fn write_pgn(game: &PlayedGame, context: &PgnContext, format: MoveFormat) ->
     let mut first = true;
     let book = game.opening_moves.iter().map(|&m| (m, None));
     let played = game.moves.iter().map(|m| (m.mv, Some(m)));
-    for (mv, detail) in book.chain(played) {
+    let last = game.moves.len().checked_sub(1);
+    for (i, (mv, detail)) in book.chain(played).enumerate() {
         let number = pos.fullmove_number();
         match pos.side_to_move() {
             Color::Red => {
@@ -105,43 +125,35 @@ pub fn write_pgn(game: &PlayedGame, context: &PgnContext, format: MoveFormat) ->
         match detail {
             None => text.push_str(" {book}"),
             Some(m) => {
-                let score = m
-                    .score
-                    .map_or_else(|| "-".to_owned(), crate::client::Score::to_comment);
-                let depth = m.depth.map_or_else(String::new, |d| format!("/{d}"));
-                let _ = write!(
-                    text,
-                    " {{{score}{depth} {:.3}s}}",
-                    m.time_ms as f64 / 1000.0
-                );
+                let _ = write!(text, " {{{}", move_comment(m, extras));
+                // The end of the game goes into the last engine move's comment.
+                if last == i.checked_sub(game.opening_moves.len()) {
+                    let _ = write!(text, ", {}", end_comment(game));
+                }
+                text.push('}');
             }
         }
         text.push(' ');
         pos.make_move(mv);
     }
-    let detail = game
-        .detail
-        .as_deref()
-        .map(|d| format!(": {d}"))
-        .unwrap_or_default();
-    let _ = write!(
-        text,
-        "{{{}{}}} {}",
-        game.reason.describe(),
-        detail,
-        game.outcome.as_pgn()
-    );
+    if game.moves.is_empty() {
+        // No engine move to carry it: a comment of its own.
+        let _ = write!(text, "{{{}}} ", end_comment(game));
+    }
+    text.push_str(game.outcome.as_pgn());
     out.push_str(&wrap(&text, 80));
     out.push_str("\n\n");
     out
 }
 
-/// Breaks movetext into lines of at most `width` characters at spaces.
+/// Breaks movetext into lines of at most `width` characters at spaces. A word that
+/// starts with `%` never starts a line (PGN reads such a line as an escape and skips
+/// it), so its line may run longer.
 fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line_len = 0;
     for word in text.split(' ') {
-        if line_len > 0 && line_len + 1 + word.len() > width {
+        if line_len > 0 && line_len + 1 + word.len() > width && !word.starts_with('%') {
             out.push('\n');
             line_len = 0;
         } else if line_len > 0 {
@@ -152,4 +164,264 @@ fn wrap(text: &str, width: usize) -> String {
         line_len += word.len();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::Score;
+    use crate::game::{EndReason, Outcome, PlayedMove};
+    use xq_core::board::Move;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn engine_move(text: &str, score: Option<Score>, depth: Option<u32>) -> PlayedMove {
+        PlayedMove {
+            mv: mv(text),
+            time_ms: 211,
+            score,
+            depth,
+            nodes: Some(4_000),
+            nps: Some(19_000),
+            seldepth: depth.map(|d| d + 3),
+        }
+    }
+
+    /// Red opens h2e2 from the book, then the engines play three moves.
+    fn game(outcome: Outcome, reason: EndReason, detail: Option<&str>) -> PlayedGame {
+        PlayedGame {
+            red: "red engine".to_owned(),
+            black: "black engine".to_owned(),
+            start_fen: START_FEN.to_owned(),
+            opening_moves: vec![mv("h2e2")],
+            moves: vec![
+                engine_move("h9g7", Some(Score::Units(-35)), Some(9)),
+                engine_move("h0g2", Some(Score::Mate(3)), Some(12)),
+                engine_move("i9h9", None, None),
+            ],
+            outcome,
+            reason,
+            faulted: None,
+            detail: detail.map(str::to_owned),
+        }
+    }
+
+    /// The PGN of a game with its movetext on one line (the tags as written).
+    fn pgn(game: &PlayedGame) -> String {
+        flat(&write_pgn(
+            game,
+            &PgnContext::default(),
+            MoveFormat::Iccs,
+            PgnExtras::default(),
+        ))
+    }
+
+    /// Tags as written, the movetext's lines joined by spaces.
+    fn flat(pgn: &str) -> String {
+        let (tags, moves): (Vec<&str>, Vec<&str>) = pgn
+            .lines()
+            .filter(|l| !l.is_empty())
+            .partition(|l| l.starts_with('['));
+        format!("{}\n\n{}", tags.join("\n"), moves.join(" "))
+    }
+
+    /// The movetext with every `{...}` comment removed, as a PGN reader sees it.
+    fn outside_comments(pgn: &str) -> String {
+        let movetext: Vec<&str> = pgn.lines().filter(|l| !l.starts_with('[')).collect();
+        let mut plain = String::new();
+        let mut depth = 0;
+        for c in movetext.join(" ").chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        plain.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn moves_carry_cutechess_comments_and_the_last_one_the_end() {
+        let text = pgn(&game(Outcome::RedWins, EndReason::Checkmate, None));
+        let movetext = "1. H2-E2 {book} H9-G7 {-0.35/9 0.211s} 2. H0-G2 {+M5/12 0.211s} \
+                        I9-H9 {0.211s, Black mates} 0-1";
+        // Black played the last move here, and this game's recorded result is 1-0: the
+        // words follow the result, not the last mover.
+        let expected = movetext.replace("Black mates} 0-1", "Red mates} 1-0");
+        assert!(text.contains(&expected), "{text}");
+        assert!(!text.contains("{- "), "no `-` for a missing score: {text}");
+    }
+
+    #[test]
+    fn extras_are_written_when_asked() {
+        let extras = PgnExtras {
+            nodes: true,
+            seldepth: true,
+            nps: true,
+        };
+        let g = game(Outcome::Draw, EndReason::Repetition, None);
+        let text = flat(&write_pgn(
+            &g,
+            &PgnContext::default(),
+            MoveFormat::Iccs,
+            extras,
+        ));
+        assert!(
+            text.contains("{-0.35/9 0.211s, n=4000, sd=12, nps=19000}"),
+            "{text}"
+        );
+        assert!(text.contains("{0.211s, n=4000, nps=19000, Draw by repetition}"));
+    }
+
+    #[test]
+    fn every_end_reason_is_named_with_its_side() {
+        let red_loses = Outcome::BlackWins;
+        let cases = [
+            (Outcome::RedWins, EndReason::Checkmate, "Red mates"),
+            (red_loses, EndReason::Stalemate, "Black wins by stalemate"),
+            (
+                red_loses,
+                EndReason::PerpetualCheck,
+                "Red loses by perpetual check",
+            ),
+            (
+                red_loses,
+                EndReason::PerpetualChase,
+                "Red loses by perpetual chase",
+            ),
+            (Outcome::Draw, EndReason::Repetition, "Draw by repetition"),
+            (
+                Outcome::Draw,
+                EndReason::MoveLimit,
+                "Draw by the natural move limit",
+            ),
+            (
+                Outcome::Draw,
+                EndReason::InsufficientMaterial,
+                "Draw by insufficient mating material",
+            ),
+            (
+                Outcome::Draw,
+                EndReason::AdjudicationDraw,
+                "Draw by adjudication",
+            ),
+            (
+                Outcome::RedWins,
+                EndReason::AdjudicationResign,
+                "Red wins by adjudication",
+            ),
+            (
+                Outcome::Draw,
+                EndReason::MaxPlies,
+                "Draw by the maximum game length",
+            ),
+            (red_loses, EndReason::TimeForfeit, "Red loses on time"),
+            (
+                Outcome::RedWins,
+                EndReason::TimeForfeit,
+                "Black loses on time",
+            ),
+            (
+                red_loses,
+                EndReason::IllegalMove,
+                "Red makes an illegal move",
+            ),
+            (red_loses, EndReason::NoMove, "Red makes an illegal move"),
+            (red_loses, EndReason::Crash, "Red disconnects"),
+            (
+                Outcome::RedWins,
+                EndReason::Stall,
+                "Black's connection stalls",
+            ),
+        ];
+        for reason in EndReason::ALL {
+            assert!(cases.iter().any(|c| c.1 == reason), "{reason} has no case");
+        }
+        for (outcome, reason, words) in cases {
+            let text = pgn(&game(outcome, reason, None));
+            let end = format!(", {words}}} {}", outcome.as_pgn());
+            assert!(text.contains(&end), "{reason}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_detail_follows_the_words() {
+        let g = game(
+            Outcome::RedWins,
+            EndReason::TimeForfeit,
+            Some("answered after 1200 ms with 1000 ms left"),
+        );
+        assert!(
+            pgn(&g).contains("Black loses on time: answered after 1200 ms with 1000 ms left} 1-0")
+        );
+        let g = game(
+            Outcome::BlackWins,
+            EndReason::IllegalMove,
+            Some("illegal move `a0a5`"),
+        );
+        assert!(pgn(&g).contains("Red makes an illegal move: `a0a5`} 0-1"));
+    }
+
+    #[test]
+    fn a_game_without_engine_moves_still_says_how_it_ended() {
+        let mut g = game(Outcome::BlackWins, EndReason::Crash, Some("exit status 1"));
+        g.moves.clear();
+        assert!(
+            pgn(&g).contains("1. H2-E2 {book} {Red disconnects: exit status 1} 0-1"),
+            "{}",
+            pgn(&g)
+        );
+    }
+
+    #[test]
+    fn engine_text_cannot_break_out_of_a_comment_or_a_tag() {
+        // Issue 31 item 7: `bestmove x}0-1{` closed the comment and put a result into
+        // the movetext.
+        let mut g = game(
+            Outcome::BlackWins,
+            EndReason::IllegalMove,
+            Some("illegal move `x}0-1{`\n%escape\n; rest"),
+        );
+        g.red = "evil\"] [Result \"1-0\\".to_owned();
+        g.black = "two\nlines".to_owned();
+        let raw = write_pgn(
+            &g,
+            &PgnContext::default(),
+            MoveFormat::Iccs,
+            PgnExtras::default(),
+        );
+        for line in raw.lines() {
+            assert!(!line.starts_with('%'), "an escape line: {raw}");
+        }
+        let text = flat(&raw);
+        assert_eq!(
+            outside_comments(&text),
+            "1. H2-E2 H9-G7 2. H0-G2 I9-H9 0-1",
+            "{text}"
+        );
+        assert!(
+            text.contains("[Red \"evil\\\"] [Result \\\"1-0\\\\\"]"),
+            "{text}"
+        );
+        assert!(text.contains("[Black \"two lines\"]"), "{text}");
+        let results = text.lines().filter(|l| l.starts_with("[Result ")).count();
+        assert_eq!(results, 1, "{text}");
+    }
+
+    #[test]
+    fn a_percent_word_never_starts_a_line() {
+        let words: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
+        let text = format!("{} %x {}", words.join(" "), words.join(" "));
+        for width in 5..60 {
+            let wrapped = wrap(&text, width);
+            assert!(wrapped.lines().all(|l| !l.starts_with('%')), "{wrapped}");
+            assert_eq!(
+                wrapped.split_whitespace().collect::<Vec<_>>().join(" "),
+                text
+            );
+        }
+    }
 }

@@ -56,7 +56,8 @@ impl PgnFile<'_> {
             opening_name: opening.and_then(|o| o.name.clone()),
             eco: opening.and_then(|o| o.eco.clone()),
         };
-        let text = write_pgn(&played, &context, self.plan.output.pgn_format);
+        let output = &self.plan.output;
+        let text = write_pgn(&played, &context, output.pgn_format, output.pgn_extras);
         self.out
             .write_all(text.as_bytes())
             .map_err(|source| self.error(source))

@@ -2,11 +2,14 @@
 //! block, and a rating table for runs with more than two engines.
 
 use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
 
 use crate::game::PlayedGame;
 use crate::stats::{Sprt, StatsReport, Tally};
 use crate::store::journal::JournalEntry;
 
+use super::progress::duration_text;
 use super::summary::RatingLine;
 
 /// `Finished game 7 (level6 vs level0): 1-0 {checkmate}`
@@ -73,6 +76,40 @@ pub fn rating_table(lines: &[RatingLine]) -> String {
     out
 }
 
+/// The last line of a run: `Finished: 75 games in 3.0 s, H1 accepted; results in
+/// out/quick`. The status says how the run ended (`H1 accepted`, `finished`,
+/// `interrupted`, `aborted`, ...); a plain `finished` adds nothing after the count, and
+/// an interrupted or aborted run says so first instead of `Finished`.
+#[must_use]
+pub fn finished_text(status: &str, games: u64, seconds: f64, dir: &Path) -> String {
+    let games = if games == 1 {
+        "1 game".to_owned()
+    } else {
+        format!("{games} games")
+    };
+    let time = if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else {
+        duration_text(Duration::from_secs_f64(seconds.max(0.0)))
+    };
+    let head = match status {
+        "finished" => format!("Finished: {games} in {time}"),
+        "interrupted" => format!("Interrupted: {games} in {time}"),
+        "aborted" => format!("Aborted: {games} in {time}"),
+        other if other.starts_with("aborted: ") => {
+            format!(
+                "Aborted: {games} in {time} ({})",
+                &other["aborted: ".len()..]
+            )
+        }
+        other => {
+            let rest = other.strip_prefix("finished ").unwrap_or(other);
+            format!("Finished: {games} in {time}, {rest}")
+        }
+    };
+    format!("{head}; results in {}", dir.display())
+}
+
 /// A one-line description of a game for logs.
 #[must_use]
 pub fn describe(game: &PlayedGame) -> String {
@@ -84,4 +121,34 @@ pub fn describe(game: &PlayedGame) -> String {
         game.reason,
         game.plies()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_line_says_games_time_and_how_the_run_ended() {
+        let dir = Path::new("out/quick");
+        assert_eq!(
+            finished_text("H1 accepted", 75, 3.04, dir),
+            "Finished: 75 games in 3.0 s, H1 accepted; results in out/quick"
+        );
+        assert_eq!(
+            finished_text("finished", 200, 185.0, dir),
+            "Finished: 200 games in 3m 05s; results in out/quick"
+        );
+        assert_eq!(
+            finished_text("interrupted", 1, 0.5, dir),
+            "Interrupted: 1 game in 0.5 s; results in out/quick"
+        );
+        assert_eq!(
+            finished_text("aborted: 3 crashes of `bad`", 4, 1.0, dir),
+            "Aborted: 4 games in 1.0 s (3 crashes of `bad`); results in out/quick"
+        );
+        assert_eq!(
+            finished_text("finished without an SPRT verdict", 20, 2.0, dir),
+            "Finished: 20 games in 2.0 s, without an SPRT verdict; results in out/quick"
+        );
+    }
 }

@@ -56,9 +56,24 @@ impl RunContext {
 #[derive(Debug, Default)]
 pub struct Engines {
     sessions: HashMap<usize, EngineSession>,
+    /// The core this worker's engines are pinned to (`tournament.affinity`).
+    cpu: Option<usize>,
 }
 
 impl Engines {
+    /// The engines of game slot `slot` (0-based): pinned to the slot's core when the
+    /// plan asks for affinity, unpinned otherwise.
+    #[must_use]
+    pub fn for_slot(plan: &Plan, slot: usize) -> Engines {
+        Engines {
+            sessions: HashMap::new(),
+            cpu: plan
+                .affinity
+                .then(|| crate::client::affinity::core_for_slot(slot))
+                .flatten(),
+        }
+    }
+
     /// Plays one game and returns its journal entry; `Ok(None)` when the run stops
     /// ([`RunState::Stopping`]) before the game ends: the game is dropped, its engines
     /// killed.
@@ -151,7 +166,7 @@ impl Engines {
                 continue;
             }
             let spec = &run.plan.engines[engine].spec;
-            match EngineSession::start(spec, run.plan.timeouts).await {
+            match EngineSession::start_pinned(spec, run.plan.timeouts, self.cpu).await {
                 Ok(session) => {
                     self.sessions.insert(engine, session);
                 }

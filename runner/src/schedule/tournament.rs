@@ -219,12 +219,11 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     if session.block_due {
         println!("{}", report_text(plan, tracker).trim_end());
     }
-    let mut last = format!(
-        "Finished: {} games in {:.1} s, {}; results in {}",
+    let mut last = crate::output::text::finished_text(
+        &session.ending.status,
         tracker.games(),
         meta.played_s,
-        session.ending.status,
-        dir.display()
+        &dir,
     );
     if tracker.unpaired() > 0 {
         last.push_str(&format!(
@@ -278,6 +277,7 @@ impl Session {
         } else if let Some(warning) = identical_games_warning(plan) {
             progress.println(warning);
         }
+        progress.println(&crate::output::settings::pairing_header(plan));
         // A shard plays all its pairs: its run's verdict comes at `merge`, from them all.
         let sequential = start.shard.is_none();
         let verdict = |tracker: &Tracker| {
@@ -303,13 +303,14 @@ impl Session {
         let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
         let queue = Arc::new(Mutex::new(queue));
         let handles: Vec<_> = (0..workers)
-            .map(|_| {
+            .map(|slot| {
                 tokio::spawn(worker(
                     Arc::clone(&run),
                     jobs.clone(),
                     Arc::clone(&queue),
                     reports_tx.clone(),
                     state_rx.clone(),
+                    slot,
                 ))
             })
             .collect();
@@ -351,7 +352,10 @@ impl Session {
                 job.pair * 2 + u64::from(job.game) + 1,
                 &entry,
             ));
-            progress.game_done(estimate_message(plan, &tracker));
+            progress.game_done(
+                estimate_message(plan, &tracker),
+                crate::output::progress::SprtPace::of(&tracker.tally(0), plan.sprt.as_ref()),
+            );
             if tracker.pairs() != pairs_before && tracker.pairs() % interval == 0 {
                 progress.println(&report_text(plan, &tracker));
             }
@@ -393,16 +397,18 @@ impl Session {
 }
 
 /// On the first SIGINT, SIGTERM or SIGHUP: the run stops (games in progress dropped,
-/// engines killed, the results saved, resumable). On a second: exit at once.
+/// engines killed, the results saved, resumable). On a second: every engine process of
+/// the run is killed and the runner exits at once.
 async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
-    if crate::signals::first().await.is_ok() {
-        interrupted.store(true, Ordering::SeqCst);
-        eprintln!("\nInterrupted: stopping games, killing engines, saving the results (again to quit at once)");
-        let _ = state.send(RunState::Stopping);
-        if crate::signals::first().await.is_ok() {
-            std::process::exit(i32::from(exit::ABORTED));
-        }
-    }
+    crate::signals::stop_then_exit(
+        "stopping games, killing engines, saving the results",
+        exit::ABORTED,
+        move || {
+            interrupted.store(true, Ordering::SeqCst);
+            let _ = state.send(RunState::Stopping);
+        },
+    )
+    .await;
 }
 
 /// Elo and LLR for the progress bar.

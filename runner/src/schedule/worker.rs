@@ -21,15 +21,17 @@ pub enum Report {
     Failed(String),
 }
 
-/// Plays pairs from `queue` until it is empty or the run stops.
+/// Plays pairs from `queue` until it is empty or the run stops. `slot` numbers the
+/// workers from 0; with `tournament.affinity` it picks the core of the slot's engines.
 pub async fn worker(
     run: Arc<RunContext>,
     jobs: Jobs,
     queue: Arc<Mutex<Pending>>,
     reports: mpsc::Sender<Report>,
     mut state: watch::Receiver<RunState>,
+    slot: usize,
 ) {
-    let mut engines = Engines::default();
+    let mut engines = Engines::for_slot(&run.plan, slot);
     'pairs: while *state.borrow() == RunState::Running {
         // A worker that panicked holding the lock left the queue as it was: go on.
         let next = match queue.lock() {

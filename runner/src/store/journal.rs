@@ -43,6 +43,15 @@ pub struct JournalEntry {
     /// The engine's score per move (`35`, `-120`, `M3`, `-M2`, or null).
     pub scores: Vec<Option<String>>,
     pub depths: Vec<Option<u32>>,
+    /// Nodes, nodes per second and selective depth per move, where the engine gave
+    /// them; empty when it gave none in the whole game (and in journals written before
+    /// these were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<Option<u64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nps: Vec<Option<u64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seldepths: Vec<Option<u32>>,
     /// The engine that faulted, if the game ended by a fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faulted: Option<String>,
@@ -73,6 +82,9 @@ impl JournalEntry {
             times_ms: Vec::new(),
             scores: Vec::new(),
             depths: Vec::new(),
+            nodes: Vec::new(),
+            nps: Vec::new(),
+            seldepths: Vec::new(),
             faulted: None,
             detail: None,
             duration_ms: 1,
@@ -116,6 +128,9 @@ impl JournalEntry {
                 .map(|m| m.score.map(Score::to_comment))
                 .collect(),
             depths: played.moves.iter().map(|m| m.depth).collect(),
+            nodes: per_move(played, |m| m.nodes),
+            nps: per_move(played, |m| m.nps),
+            seldepths: per_move(played, |m| m.seldepth),
             faulted,
             detail: played.detail.clone(),
             duration_ms,
@@ -144,6 +159,9 @@ impl JournalEntry {
                     .flatten()
                     .and_then(|s| parse_score(&s)),
                 depth: self.depths.get(i).copied().flatten(),
+                nodes: self.nodes.get(i).copied().flatten(),
+                nps: self.nps.get(i).copied().flatten(),
+                seldepth: self.seldepths.get(i).copied().flatten(),
             })
             .collect();
         let faulted = self.faulted.as_ref().map(|name| {
@@ -165,6 +183,17 @@ impl JournalEntry {
             detail: self.detail.clone(),
         })
     }
+}
+
+/// One value per move, or nothing when no move has one (engines that never say).
+fn per_move<T: Copy>(
+    played: &PlayedGame,
+    value: impl Fn(&PlayedMove) -> Option<T>,
+) -> Vec<Option<T>> {
+    if played.moves.iter().all(|m| value(m).is_none()) {
+        return Vec::new();
+    }
+    played.moves.iter().map(value).collect()
 }
 
 fn parse_score(text: &str) -> Option<Score> {

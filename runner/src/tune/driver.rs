@@ -367,14 +367,16 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
 }
 
 /// On the first SIGINT, SIGTERM or SIGHUP the tune stops: the pairs in progress are
-/// dropped (their iterations are played again on resume). On a second: exit at once.
+/// dropped (their iterations are played again on resume). On a second, every engine of
+/// the tune is killed and the runner exits at once.
 async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
-    if crate::signals::first().await.is_ok() {
-        interrupted.store(true, Ordering::SeqCst);
-        eprintln!("\nInterrupted: stopping the pairs in progress, saving the results (again to quit at once)");
-        let _ = state.send(RunState::Stopping);
-        if crate::signals::first().await.is_ok() {
-            std::process::exit(i32::from(exit::ABORTED));
-        }
-    }
+    crate::signals::stop_then_exit(
+        "stopping the pairs in progress, saving the results",
+        exit::ABORTED,
+        move || {
+            interrupted.store(true, Ordering::SeqCst);
+            let _ = state.send(RunState::Stopping);
+        },
+    )
+    .await;
 }

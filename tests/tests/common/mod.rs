@@ -210,8 +210,117 @@ pub fn timeless(mut entries: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
         if let Some(map) = e.as_object_mut() {
             map.remove("times_ms");
             map.remove("duration_ms");
+            // Nodes per second are nodes over the time a search took.
+            map.remove("nps");
         }
     }
     entries.sort_by_key(|e| (e["pair"].as_u64(), e["game"].as_u64()));
     entries
+}
+
+/// A fault engine's command for a config: `["fault-engine", "--fault", F, "--tag", T, ...]`.
+pub fn fault_command(fault: &str, tag: &str, extra: &[&str]) -> Vec<String> {
+    fault_spec("x", tag, fault, extra).command
+}
+
+/// A match config between two commands, written to `dir` (results in `dir/out`).
+/// `extra` goes in at the top level (tables such as `[faults]`).
+pub fn commands_config(
+    dir: &std::path::Path,
+    pairs: u32,
+    concurrency: u32,
+    first: &[String],
+    second: &[String],
+    extra: &str,
+) -> PathBuf {
+    let argv = |c: &[String]| {
+        let quoted: Vec<String> = c.iter().map(|a| format!("{a:?}")).collect();
+        format!("[{}]", quoted.join(", "))
+    };
+    let text = format!(
+        r#"[tournament]
+kind = "match"
+pairs = {pairs}
+concurrency = {concurrency}
+seed = 7
+
+[time]
+depth = 1
+
+[adjudication]
+max_plies = 60
+
+[output]
+dir = "{out}"
+
+{extra}
+
+[[engine]]
+name = "first"
+command = {first}
+
+[[engine]]
+name = "second"
+command = {second}
+"#,
+        out = dir.join("out").display(),
+        first = argv(first),
+        second = argv(second),
+    );
+    let path = dir.join("run.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+/// Polls `done` every 50 ms until it holds or `limit` passes; whether it held.
+pub fn eventually(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+/// Waits for a child for at most `limit`; its exit code (`None`: killed by a signal),
+/// or it is killed and the test fails.
+pub fn wait_for(child: &mut std::process::Child, limit: std::time::Duration) -> Option<i32> {
+    let mut status = None;
+    let ended = eventually(limit, || {
+        status = child.try_wait().ok().flatten();
+        status.is_some()
+    });
+    if !ended {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("the runner did not end within {limit:?}");
+    }
+    status.and_then(|s| s.code())
+}
+
+/// Kills (SIGKILL) every process whose command line holds `needle` (a test's cleanup,
+/// so that a failed test leaves nothing running).
+pub fn kill_all_with(needle: &str) {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for e in entries.filter_map(Result::ok) {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        if String::from_utf8_lossy(&cmdline)
+            .replace('\0', " ")
+            .contains(needle)
+        {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
 }

@@ -86,6 +86,9 @@ pub fn llr_chart(points: &[Point], lower: f64, upper: f64, design: &str) -> Stri
     frame.draw_axes(&mut svg, &format!("LLR ({design})"), "pairs", "LLR");
     let (l, r, _, _) = frame.area();
     svg.line(frame.at(0.0, 0.0), (r, frame.y.map(0.0)), MUTED, 1.0, "2 3");
+    // Bounds a few pixels apart (an LLR far beyond them sets the scale): H0's label
+    // moves to the middle, so the two do not print over each other.
+    let close = (frame.y.map(upper) - frame.y.map(lower)).abs() < 24.0;
     for (bound, colour, text) in [
         (upper, GREEN, "H1 accepted above"),
         (lower, RED, "H0 accepted below"),
@@ -95,13 +98,12 @@ pub fn llr_chart(points: &[Point], lower: f64, upper: f64, design: &str) -> Stri
         // Left, where the LLR (starting at 0) is far from either bound.
         let label = format!("{text} {bound:.2}");
         let dy = if bound >= 0.0 { -6.0 } else { 15.0 };
-        svg.text(
-            (l + 8.0, y + dy),
-            "start",
-            colour,
-            "font-weight=\"600\"",
-            &label,
-        );
+        let x = if close && bound < 0.0 {
+            (l + r) / 2.0
+        } else {
+            l + 8.0
+        };
+        svg.text((x, y + dy), "start", colour, "font-weight=\"600\"", &label);
     }
     let pixels: Vec<(f64, f64)> = values.iter().map(|&(x, y)| frame.at(x, y)).collect();
     svg.poly(
@@ -127,38 +129,91 @@ pub fn llr_chart(points: &[Point], lower: f64, upper: f64, design: &str) -> Stri
     svg.finish()
 }
 
-/// Elo after each pair: one line per pairing; a single pairing also gets its 95% band.
-#[must_use]
-pub fn elo_chart(series: &[(String, &[Point])]) -> String {
+/// What the Elo chart plots: logistic Elo, or normalized Elo for an SPRT in nElo, and
+/// the SPRT's `elo0` and `elo1` as lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EloAxis {
+    pub normalized: bool,
+    pub bounds: Option<(f64, f64)>,
+}
+
+impl EloAxis {
+    /// The value and its 95% interval of a point, in the axis's unit.
+    fn of(self, p: &Point) -> (f64, f64, f64) {
+        if self.normalized {
+            (p.nelo, p.nelo - p.nelo_ci95, p.nelo + p.nelo_ci95)
+        } else {
+            (p.elo, p.elo_lower, p.elo_upper)
+        }
+    }
+}
+
+/// The vertical range of the Elo chart: the lines from the fifth of the run on, where
+/// the estimate has settled, the band (of a single pairing) from the half of the run on,
+/// and 0. The first pairs swing by hundreds of Elo (one pair WW reads +1000); they run
+/// off the top or bottom, clipped, instead of squashing the rest of the run flat.
+fn elo_range(series: &[(String, &[Point])], axis: EloAxis, band: bool) -> (f64, f64) {
     let all_max = max_pairs(series.iter().map(|s| s.1));
-    let band = series.len() == 1;
-    // The band of the first quarter is huge (few pairs); it is clipped, not scaled to.
-    let mut lo: f64 = 0.0;
-    let mut hi: f64 = 0.0;
+    let (mut lo, mut hi) = (0.0_f64, 0.0_f64);
     for (_, points) in series {
-        for p in points.iter() {
-            lo = lo.min(p.elo);
-            hi = hi.max(p.elo);
-            if band && p.pairs as f64 >= all_max / 4.0 {
-                lo = lo.min(p.elo_lower);
-                hi = hi.max(p.elo_upper);
+        for (i, p) in points.iter().enumerate() {
+            let last = i + 1 == points.len();
+            let (v, low, high) = axis.of(p);
+            let mut shown = Vec::new();
+            if p.pairs as f64 >= all_max / 5.0 || last {
+                shown.push(v);
+            }
+            // The band narrows slowly (as one over the root of the pairs): its second
+            // half sets the range, the wide start is clipped.
+            if band && (p.pairs as f64 >= all_max / 2.0 || last) {
+                shown.extend([low, high]);
+            }
+            for x in shown.into_iter().filter(|x| x.is_finite()) {
+                lo = lo.min(x);
+                hi = hi.max(x);
             }
         }
     }
+    (lo, hi)
+}
+
+/// The range widened to the SPRT's lines that lie near it (within the range's own
+/// span); a line farther off would flatten the run into a line, so it stays off the
+/// chart and its legend says so.
+fn with_bounds(range: (f64, f64), bounds: Option<(f64, f64)>) -> (f64, f64) {
+    let (mut lo, mut hi) = range;
+    let span = (hi - lo).max(1.0);
+    for b in bounds.map_or_else(Vec::new, |(a, b)| vec![a, b]) {
+        if b.is_finite() && b >= range.0 - span && b <= range.1 + span {
+            lo = lo.min(b);
+            hi = hi.max(b);
+        }
+    }
+    (lo, hi)
+}
+
+/// Elo after each pair: one line per pairing; a single pairing also gets its 95% band,
+/// and with an SPRT its `elo0` and `elo1` lines.
+#[must_use]
+pub fn elo_chart(series: &[(String, &[Point])], axis: EloAxis) -> String {
+    let all_max = max_pairs(series.iter().map(|s| s.1));
+    let band = series.len() == 1;
+    let (lo, hi) = with_bounds(elo_range(series, axis, band), axis.bounds);
     let pad = 0.06 * (hi - lo).max(1.0);
     let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
     let rows = legend_rows(&names, WIDE.0 - 88.0);
     let size = (WIDE.0, WIDE.1 + 20.0 * rows as f64);
     let frame = Frame::new(size, Some((0.0, all_max)), (lo - pad, hi + pad), rows);
-    let mut svg = Svg::new(size.0, size.1, "Elo over pairs");
-    let title = if band {
-        "Elo with 95% interval"
-    } else {
-        "Elo of each pairing"
+    let unit = if axis.normalized { "nElo" } else { "Elo" };
+    let mut svg = Svg::new(size.0, size.1, &format!("{unit} over pairs"));
+    let title = match (band, axis.bounds.is_some()) {
+        (true, true) => format!("{unit} with 95% interval and the SPRT's elo0 and elo1"),
+        (true, false) => format!("{unit} with 95% interval"),
+        _ => format!("{unit} of each pairing"),
     };
-    frame.draw_axes(&mut svg, title, "pairs", "Elo");
+    frame.draw_axes(&mut svg, &title, "pairs", unit);
     frame.clip(&mut svg, "elo-clip");
-    let (_, r, _, _) = frame.area();
+    let (l, r, _, _) = frame.area();
     svg.line(frame.at(0.0, 0.0), (r, frame.y.map(0.0)), MUTED, 1.0, "2 3");
     svg.raw("<g clip-path=\"url(#elo-clip)\">\n");
     for (i, (_, points)) in series.iter().enumerate() {
@@ -166,13 +221,13 @@ pub fn elo_chart(series: &[(String, &[Point])]) -> String {
         if band {
             let mut outline: Vec<(f64, f64)> = points
                 .iter()
-                .map(|p| frame.at(p.pairs as f64, p.elo_upper))
+                .map(|p| frame.at(p.pairs as f64, axis.of(p).2))
                 .collect();
             outline.extend(
                 points
                     .iter()
                     .rev()
-                    .map(|p| frame.at(p.pairs as f64, p.elo_lower)),
+                    .map(|p| frame.at(p.pairs as f64, axis.of(p).1)),
             );
             svg.poly(
                 &outline,
@@ -182,7 +237,7 @@ pub fn elo_chart(series: &[(String, &[Point])]) -> String {
         }
         let line: Vec<(f64, f64)> = points
             .iter()
-            .map(|p| frame.at(p.pairs as f64, p.elo))
+            .map(|p| frame.at(p.pairs as f64, axis.of(p).0))
             .collect();
         svg.poly(
             &line,
@@ -193,13 +248,42 @@ pub fn elo_chart(series: &[(String, &[Point])]) -> String {
         );
     }
     svg.raw("</g>\n");
+    if let Some((elo0, elo1)) = axis.bounds {
+        let (_, _, top, bottom) = frame.area();
+        // The legend at the top right, so no label sits on the lines or the band.
+        let mut x = r;
+        for (value, colour, name) in [(elo1, GREEN, "elo1"), (elo0, RED, "elo0")] {
+            let y = frame.y.map(value);
+            let off = if y < top {
+                " (above the chart)"
+            } else if y > bottom {
+                " (below the chart)"
+            } else {
+                svg.line((l, y), (r, y), colour, 1.5, "6 4");
+                ""
+            };
+            let text = format!("{name} = {value}{off}");
+            svg.text((x, 20.0), "end", colour, "font-weight=\"600\"", &text);
+            // About 7 px a character of bold 12 px text, a dash as the swatch, a gap.
+            let width = 7.0 * text.chars().count() as f64;
+            svg.line(
+                (x - width - 26.0, 16.0),
+                (x - width - 6.0, 16.0),
+                colour,
+                1.5,
+                "6 4",
+            );
+            x -= width + 44.0;
+        }
+    }
     for (i, (_, points)) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
         if let Some(p) = points.last() {
-            let (x, y) = frame.at(p.pairs as f64, p.elo);
+            let (v, low, high) = axis.of(p);
+            let (x, y) = frame.at(p.pairs as f64, v);
             svg.circle((x, y), 3.5, colour);
             if band {
-                let text = format!("{:.1} ± {:.1}", p.elo, (p.elo_upper - p.elo_lower) / 2.0);
+                let text = format!("{v:.1} ± {:.1}", (high - low) / 2.0);
                 let anchor = if x > r - 120.0 { "end" } else { "start" };
                 let dx = if anchor == "end" { -8.0 } else { 8.0 };
                 svg.text(

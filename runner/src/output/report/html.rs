@@ -4,10 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::charts::{elo_chart, llr_chart, penta_chart, rating_chart};
+use super::charts::{elo_chart, llr_chart, penta_chart, rating_chart, EloAxis};
 use super::facts::Facts;
 use super::{escape, signed};
 use crate::config::Kind;
+use crate::stats::EloModel;
 
 const STYLE: &str = include_str!("style.css");
 
@@ -58,7 +59,7 @@ fn header(f: &Facts<'_>, out: &mut String) {
         out,
         "<header><div class=\"eyebrow\">xq-runner report &middot; {kind}</div><h1>{}</h1>\
          <span class=\"status {}\">{}</span><span class=\"status-text\">{}</span>\
-         <div class=\"meta\">config <code>{}</code> &middot; xq-runner {} &middot; <code>{}</code></div>\
+         <div class=\"meta\">config <code>{}</code> &middot; xq-runner {} &middot; <code>{}</code></div>{}\
          <div class=\"kpis\">",
         escape(&f.title()),
         badge_class(marker),
@@ -66,7 +67,8 @@ fn header(f: &Facts<'_>, out: &mut String) {
         escape(&f.status()),
         escape(&f.input.meta.config_hash),
         escape(&f.input.meta.version),
-        escape(&f.input.dir.display().to_string())
+        escape(&f.input.dir.display().to_string()),
+        settings_line(f)
     );
     kpi(
         out,
@@ -136,6 +138,25 @@ fn header(f: &Facts<'_>, out: &mut String) {
     out.push_str("</div></header>\n");
 }
 
+/// The header's second line: what the games were played with, and the PGN file.
+fn settings_line(f: &Facts<'_>) -> String {
+    let settings = f
+        .input
+        .settings
+        .as_ref()
+        .and_then(|s| s.common_text(&f.input.pairings))
+        .map_or_else(
+            || "settings per pairing: see Pairings".to_owned(),
+            |t| escape(&t),
+        );
+    let pgn = if f.input.has_pgn {
+        "<a href=\"games.pgn\">games.pgn</a>".to_owned()
+    } else {
+        "games.pgn is written when the run ends".to_owned()
+    };
+    format!("<div class=\"meta settings\">{settings} &middot; {pgn}</div>")
+}
+
 fn card(out: &mut String, title: &str, body: &str) {
     let _ = writeln!(
         out,
@@ -167,7 +188,20 @@ fn charts(f: &Facts<'_>, out: &mut String) {
         .zip(&f.replay.series)
         .map(|(p, s)| (format!("{} vs {}", p.first, p.second), s.as_slice()))
         .collect();
-    let _ = write!(body, "<div class=\"chart\">{}</div>", elo_chart(&series));
+    // A match's SPRT: its bounds on the chart, in its unit (nElo for the normalized
+    // model, whose elo0 and elo1 are not logistic Elo).
+    let axis = match (f.input.sprt.as_ref(), series.len()) {
+        (Some(design), 1) => EloAxis {
+            normalized: design.model == EloModel::Normalized,
+            bounds: Some((design.elo0, design.elo1)),
+        },
+        _ => EloAxis::default(),
+    };
+    let _ = write!(
+        body,
+        "<div class=\"chart\">{}</div>",
+        elo_chart(&series, axis)
+    );
     card(out, "Progress over pairs", &body);
 }
 
@@ -216,12 +250,27 @@ fn ratings_table(f: &Facts<'_>) -> String {
 }
 
 fn pairings_table(f: &Facts<'_>) -> String {
-    let mut t = String::from("<table><thead><tr><th>First</th><th>Second</th><th class=\"num\">Pairs</th><th class=\"num\">W</th><th class=\"num\">D</th><th class=\"num\">L</th><th class=\"num\">Score</th><th class=\"num\">Elo</th><th class=\"num\">Ptnml(0-2)</th><th class=\"num\">LOS</th></tr></thead><tbody>");
-    for p in &f.pairings {
+    // Settings that differ between pairings get a column; common ones are in the header.
+    let settings = f
+        .input
+        .settings
+        .as_ref()
+        .filter(|s| s.common_text(&f.input.pairings).is_none());
+    let mut t = String::from("<table><thead><tr><th>First</th><th>Second</th>");
+    if settings.is_some() {
+        t.push_str("<th>Settings</th>");
+    }
+    t.push_str("<th class=\"num\">Pairs</th><th class=\"num\">W</th><th class=\"num\">D</th><th class=\"num\">L</th><th class=\"num\">Score</th><th class=\"num\">Elo</th><th class=\"num\">Ptnml(0-2)</th><th class=\"num\">LOS</th></tr></thead><tbody>");
+    for (k, p) in f.pairings.iter().enumerate() {
         let (w, e) = (&p.tally.wdl, &p.estimate);
+        let column = match (settings, f.input.pairings.get(k)) {
+            (Some(s), Some(&(a, b))) => format!("<td>{}</td>", escape(&s.pairing_text(a, b))),
+            (Some(_), None) => "<td></td>".to_owned(),
+            _ => String::new(),
+        };
         let _ = write!(
             t,
-            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ± {:.2}</td><td class=\"num\">[{}]</td><td class=\"num\">{:.1}%</td></tr>",
+            "<tr><td>{}</td><td>{}</td>{column}<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ± {:.2}</td><td class=\"num\">[{}]</td><td class=\"num\">{:.1}%</td></tr>",
             escape(&p.first),
             escape(&p.second),
             p.tally.penta.pairs(),
@@ -348,6 +397,7 @@ pub fn page(f: &Facts<'_>) -> String {
         );
     }
     card(&mut out, "Pairings", &pairings_table(f));
+    out.push_str(&super::games_html::games_card(f));
     if multi {
         let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>End reasons</h2>{}</section><section class=\"card\"><h2>Faults per engine</h2>{}</section></div>", reasons_table(f), faults_table(f));
         card(&mut out, "Engines", &engines_table(f));

@@ -10,9 +10,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::games::{GameList, GamePicker, PgnSettings};
 use super::series::{Replay, Replayer};
 use super::ReportError;
 use crate::config::{Kind, RawConfig};
+use crate::output::pgn::MoveFormat;
+use crate::output::pgn_comment::PgnExtras;
+use crate::output::settings::RunSettings;
 use crate::stats::{EloModel, Sprt};
 use crate::store::journal::Journal;
 use crate::store::meta::RunMeta;
@@ -49,6 +53,12 @@ pub struct RunInput {
     pub status: Option<RunStatus>,
     /// The finished games replayed in journal order.
     pub replay: Replay,
+    /// The games the page lists, with their PGN.
+    pub games: GameList,
+    /// Time control, hash and openings, from the config (`None` when it is unreadable).
+    pub settings: Option<RunSettings>,
+    /// Whether `games.pgn` is there (it is written when the run ends).
+    pub has_pgn: bool,
 }
 
 /// The fields of `summary.json` a report needs; the rest is rebuilt from the journal.
@@ -136,8 +146,17 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
     // One streaming pass: memory stays flat however long the run.
     let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
     let mut replayer = Replayer::new(&names, &pairings, sprt.as_ref());
-    Journal::scan(&dir.join("games.jsonl"), |_, entry| replayer.add(&entry))?;
+    let mut picker = GamePicker::new(
+        config
+            .as_ref()
+            .map_or_else(PgnSettings::default, pgn_settings),
+    );
+    Journal::scan(&dir.join("games.jsonl"), |_, entry| {
+        replayer.add(&entry);
+        picker.add(&entry);
+    })?;
     let replay = replayer.finish();
+    let settings = config.as_ref().map(|c| RunSettings::from_config(c, &names));
     Ok(RunInput {
         dir: dir.to_owned(),
         meta,
@@ -151,7 +170,32 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
             duration_s: s.duration_s,
         }),
         replay,
+        games: picker.finish(),
+        settings,
+        has_pgn: dir.join("games.pgn").is_file(),
     })
+}
+
+/// How the run writes its PGN, as `config::plan` reads it (leniently: a report shows
+/// what it can).
+fn pgn_settings(c: &RawConfig) -> PgnSettings {
+    let o = &c.output;
+    PgnSettings {
+        event: c
+            .tournament
+            .event
+            .clone()
+            .unwrap_or_else(|| "xq-runner".to_owned()),
+        format: match o.pgn_format.as_deref() {
+            Some("wxf") => MoveFormat::Wxf,
+            _ => MoveFormat::Iccs,
+        },
+        extras: PgnExtras {
+            nodes: o.pgn_nodes.unwrap_or(false),
+            seldepth: o.pgn_seldepth.unwrap_or(false),
+            nps: o.pgn_nps.unwrap_or(false),
+        },
+    }
 }
 
 type Shape = (Vec<EngineInfo>, Kind, Vec<(usize, usize)>, Option<Sprt>);

@@ -9,13 +9,38 @@ use super::facts::Facts;
 use super::signed;
 use crate::config::Kind;
 
-/// Text for a table cell: no line breaks, `|` escaped, no HTML.
+/// Text shown as text in a heading, a line or a table cell: no line breaks, no HTML
+/// or entities, and every character markdown reads as markup escaped, so an engine
+/// named `![t](https://...)` is its name, not an image fetched from a server.
 fn cell(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace(['\n', '\r'], " ")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '!' | '~' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text inside a code span (`` `text` ``), where backslashes are literal: no
+/// backticks, `|` escaped (tables split cells before code spans are read).
+fn code(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '`' => "'".to_owned(),
+            '|' => "\\|".to_owned(),
+            c if c.is_control() => " ".to_owned(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 /// A code fence longer than any run of backticks in `text`.
@@ -61,7 +86,7 @@ pub fn summary_md(f: &Facts<'_>) -> String {
         cell(&f.status()),
         f.games,
         f.pairs(),
-        cell(&f.input.meta.config_hash)
+        code(&f.input.meta.config_hash)
     );
     let block = if f.result_text.trim().is_empty() {
         "no games yet"
@@ -140,7 +165,7 @@ pub fn summary_md(f: &Facts<'_>) -> String {
             .map(|r| {
                 let share = 100.0 * r.games as f64 / total as f64;
                 vec![
-                    format!("`{}`", cell(&r.code)),
+                    format!("`{}`", code(&r.code)),
                     r.games.to_string(),
                     format!("{share:.1}%"),
                 ]
@@ -184,6 +209,12 @@ mod tests {
     #[test]
     fn cells_and_fences_are_safe() {
         assert_eq!(cell("a|b<c>"), "a\\|b&lt;c&gt;");
+        assert_eq!(
+            cell("![t](https://x.io/a.png) *b* _i_ `c`"),
+            "\\!\\[t\\]\\(https://x.io/a.png\\) \\*b\\* \\_i\\_ \\`c\\`"
+        );
+        assert_eq!(code("time_forfeit"), "time_forfeit");
+        assert_eq!(code("a`b|c"), "a'b\\|c");
         assert_eq!(fence("no ticks"), "```");
         assert_eq!(fence("x ```` y"), "`````");
     }

@@ -18,12 +18,16 @@
 //! | `input.rs` | reads the folder |
 //! | `series.rs` | replays the journal: counts and the per-pair progression |
 //! | `facts.rs` | the numbers both outputs show |
+//! | `games.rs` | the games the page lists, with their PGN |
 //! | `svg.rs`, `charts.rs` | hand-written SVG and the four charts |
 //! | `html.rs`, `style.css` | the page |
+//! | `games_html.rs` | the page's table of games and their PGN |
 //! | `markdown.rs` | `summary.md` |
 
 mod charts;
 mod facts;
+pub mod games;
+mod games_html;
 mod html;
 mod input;
 mod markdown;

@@ -23,6 +23,10 @@ pub struct Point {
     pub elo: f64,
     pub elo_lower: f64,
     pub elo_upper: f64,
+    /// Normalized Elo and the half width of its 95% interval (the unit of an SPRT
+    /// with `model = "normalized"`).
+    pub nelo: f64,
+    pub nelo_ci95: f64,
     /// LLR of the run's SPRT, for the first pairing of a run with one.
     pub llr: Option<f64>,
 }
@@ -37,6 +41,8 @@ impl Point {
             elo: e.elo,
             elo_lower: e.elo_lower,
             elo_upper: e.elo_upper,
+            nelo: e.nelo,
+            nelo_ci95: e.nelo_ci95,
             llr: sprt.and_then(|s| s.llr(&tally.penta).ok()),
         }
     }
