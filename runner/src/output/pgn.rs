@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use xq_core::board::{Color, Position, START_FEN};
 use xq_core::notation::format_wxf;
 
-use super::pgn_comment::{end_comment, move_comment, PgnExtras};
+use super::pgn_comment::{end_comment, push_move_comment, PgnExtras};
 use crate::game::{PlayedGame, TimeControl};
 
 /// How moves are written.
@@ -117,15 +117,15 @@ pub fn write_pgn(
             Color::Black => {}
         }
         first = false;
-        let name = match format {
-            MoveFormat::Iccs => mv.to_iccs_pgn(),
-            MoveFormat::Wxf => format_wxf(&pos, mv),
-        };
-        text.push_str(&name);
+        match format {
+            MoveFormat::Iccs => mv.push_iccs_pgn(&mut text),
+            MoveFormat::Wxf => text.push_str(&format_wxf(&pos, mv)),
+        }
         match detail {
             None => text.push_str(" {book}"),
             Some(m) => {
-                let _ = write!(text, " {{{}", move_comment(m, extras));
+                text.push_str(" {");
+                push_move_comment(&mut text, m, extras);
                 // The end of the game goes into the last engine move's comment.
                 if last == i.checked_sub(game.opening_moves.len()) {
                     let _ = write!(text, ", {}", end_comment(game));
@@ -141,7 +141,7 @@ pub fn write_pgn(
         let _ = write!(text, "{{{}}} ", end_comment(game));
     }
     text.push_str(game.outcome.as_pgn());
-    out.push_str(&wrap(&text, 80));
+    wrap_into(&mut out, &text, 80);
     out.push_str("\n\n");
     out
 }
@@ -149,8 +149,16 @@ pub fn write_pgn(
 /// Breaks movetext into lines of at most `width` characters at spaces. A word that
 /// starts with `%` never starts a line (PGN reads such a line as an escape and skips
 /// it), so its line may run longer.
+#[cfg(test)]
 fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
+    wrap_into(&mut out, text, width);
+    out
+}
+
+/// [`wrap`], appended to `out`.
+fn wrap_into(out: &mut String, text: &str, width: usize) {
+    out.reserve(text.len() + text.len() / width + 1);
     let mut line_len = 0;
     for word in text.split(' ') {
         if line_len > 0 && line_len + 1 + word.len() > width && !word.starts_with('%') {
@@ -163,7 +171,6 @@ fn wrap(text: &str, width: usize) -> String {
         out.push_str(word);
         line_len += word.len();
     }
-    out
 }
 
 #[cfg(test)]

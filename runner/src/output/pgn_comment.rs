@@ -51,6 +51,13 @@ pub fn comment_text(text: &str) -> String {
 /// mated in 2).
 #[must_use]
 pub fn score_text(score: Score) -> String {
+    let mut text = String::new();
+    push_score(&mut text, score);
+    text
+}
+
+/// [`score_text`], appended to `out` (the PGN writer's path: no allocation a move).
+pub fn push_score(out: &mut String, score: Score) {
     match score {
         Score::Units(u) => {
             let sign = match u.signum() {
@@ -58,26 +65,37 @@ pub fn score_text(score: Score) -> String {
                 -1 => "-",
                 _ => "",
             };
-            format!("{sign}{:.2}", f64::from(u).abs() / 100.0)
+            let hundredths = i64::from(u).unsigned_abs();
+            let _ = write!(out, "{sign}{}.{:02}", hundredths / 100, hundredths % 100);
         }
-        Score::Mate(m) if m > 0 => format!("+M{}", 2 * i64::from(m) - 1),
-        Score::Mate(m) => format!("-M{}", -2 * i64::from(m)),
+        Score::Mate(m) if m > 0 => {
+            let _ = write!(out, "+M{}", 2 * i64::from(m) - 1);
+        }
+        Score::Mate(m) => {
+            let _ = write!(out, "-M{}", -2 * i64::from(m));
+        }
     }
 }
 
-/// The comment of an engine move, without braces: `+0.93/12 0.211s`, or `0.211s` when
-/// the engine gave no score, then `, n=..., sd=..., nps=...` as `extras` ask.
+/// The comment of one engine move (without the braces): `+0.93/12 0.211s`, the time
+/// alone without a score, and the extras asked for.
 #[must_use]
 pub fn move_comment(m: &PlayedMove, extras: PgnExtras) -> String {
     let mut text = String::new();
+    push_move_comment(&mut text, m, extras);
+    text
+}
+
+/// [`move_comment`], appended to `out`.
+pub fn push_move_comment(out: &mut String, m: &PlayedMove, extras: PgnExtras) {
     if let Some(score) = m.score {
-        text.push_str(&score_text(score));
+        push_score(out, score);
         if let Some(depth) = m.depth {
-            let _ = write!(text, "/{depth}");
+            let _ = write!(out, "/{depth}");
         }
-        text.push(' ');
+        out.push(' ');
     }
-    let _ = write!(text, "{:.3}s", m.time_ms as f64 / 1000.0);
+    let _ = write!(out, "{}.{:03}s", m.time_ms / 1000, m.time_ms % 1000);
     let fields = [
         (extras.nodes, "n", m.nodes),
         (extras.seldepth, "sd", m.seldepth.map(u64::from)),
@@ -85,10 +103,9 @@ pub fn move_comment(m: &PlayedMove, extras: PgnExtras) -> String {
     ];
     for (wanted, key, value) in fields {
         if let (true, Some(v)) = (wanted, value) {
-            let _ = write!(text, ", {key}={v}");
+            let _ = write!(out, ", {key}={v}");
         }
     }
-    text
 }
 
 /// How the game ended, naming the side as cutechess does (`Red mates`, `Black loses on

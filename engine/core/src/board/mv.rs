@@ -147,7 +147,21 @@ impl Move {
     /// The ICCS form with a dash and capitals (`H2-E2`), as PGN files write it.
     #[must_use]
     pub fn to_iccs_pgn(self) -> String {
-        format!("{}-{}", self.from(), self.to()).to_ascii_uppercase()
+        let mut text = String::with_capacity(5);
+        self.push_iccs_pgn(&mut text);
+        text
+    }
+
+    /// [`Move::to_iccs_pgn`], appended to `out` (for writers of many games).
+    pub fn push_iccs_pgn(self, out: &mut String) {
+        for (i, square) in [self.from(), self.to()].into_iter().enumerate() {
+            if i == 1 {
+                out.push('-');
+            }
+            out.push(square.file().to_char().to_ascii_uppercase());
+            // Ranks are 0..=9: one digit.
+            out.push(char::from_digit(square.rank().index() as u32, 10).unwrap_or('?'));
+        }
     }
 }
 
