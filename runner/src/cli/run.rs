@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
-use crate::config::{load, Plan};
+use crate::config::{load, Override, Plan};
 
 /// Arguments of `run`.
 #[derive(Debug, Args)]
@@ -20,11 +20,13 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Shorthand for --set tournament.pairs=N.
-    #[arg(long)]
-    pub pairs: Option<u64>,
+    // Text, not a number: the config checks it and names this flag (clap would suggest
+    // `-- -1` for a negative number, which means nothing here).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub pairs: Option<String>,
     /// Shorthand for --set tournament.concurrency=N.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub concurrency: Option<String>,
     /// Shorthand for --set output.dir=DIR.
     #[arg(long)]
     pub out: Option<String>,
@@ -34,18 +36,28 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    fn overrides(&self) -> Vec<String> {
-        let mut all = self.set.clone();
-        if let Some(p) = self.pairs {
-            all.push(format!("tournament.pairs={p}"));
+    /// The overrides, each labelled with its flag so that an error names it.
+    fn overrides(&self) -> Vec<Override> {
+        let mut all: Vec<Override> = self.set.iter().map(|s| Override::set(s)).collect();
+        if let Some(p) = &self.pairs {
+            all.push(Override::flag(
+                format!("--pairs {p}"),
+                format!("tournament.pairs={}", p.trim()),
+            ));
         }
-        if let Some(c) = self.concurrency {
-            all.push(format!("tournament.concurrency={c}"));
+        if let Some(c) = &self.concurrency {
+            all.push(Override::flag(
+                format!("--concurrency {c}"),
+                format!("tournament.concurrency={}", c.trim()),
+            ));
         }
         if let Some(o) = &self.out {
-            all.push(format!(
-                "output.dir=\"{}\"",
-                o.replace('\\', "\\\\").replace('"', "\\\"")
+            all.push(Override::flag(
+                format!("--out {o}"),
+                format!(
+                    "output.dir=\"{}\"",
+                    o.replace('\\', "\\\\").replace('"', "\\\"")
+                ),
             ));
         }
         all
