@@ -11,7 +11,10 @@ use std::fmt;
 use std::path::Path;
 
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
-pub use plan::{EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, Plan, Problem};
+pub use plan::{
+    EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, Plan, Problem, MAX_ENGINES,
+    MAX_PAIRINGS,
+};
 pub use raw::RawConfig;
 
 /// The embedded default run (`configs/quick.toml`), used when no config is given.

@@ -10,9 +10,17 @@ use xq_core::rules::{LimitCounting, Rules, Ruleset};
 use super::raw::{RawConfig, RawEngine, RawTime};
 use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};
 use crate::game::{parse_duration, GameSettings, TimeControl};
-use crate::openings::Order;
+use crate::openings::{BookFormat, Order};
 use crate::output::pgn::MoveFormat;
 use crate::stats::{EloModel, Sprt};
+
+/// The most engines a run may have: the rating list keeps a table of every two engines
+/// (16 bytes each), 16 MB at this size.
+pub const MAX_ENGINES: usize = 1000;
+
+/// The most pairings a run may have (a round robin of 447 engines): the run keeps the
+/// counts of every pairing, and plays at least one pair of each.
+pub const MAX_PAIRINGS: u64 = 100_000;
 
 /// Tournament kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -30,6 +38,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The name a config uses: `match`, `gauntlet`, `round_robin`, `ladder`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Match => "match",
+            Self::Gauntlet => "gauntlet",
+            Self::RoundRobin => "round_robin",
+            Self::Ladder => "ladder",
+        }
+    }
+
     /// The kind named in a config, with the spellings people use.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
@@ -39,6 +58,16 @@ impl Kind {
             "round_robin" | "roundrobin" | "round-robin" => Some(Self::RoundRobin),
             "ladder" => Some(Self::Ladder),
             _ => None,
+        }
+    }
+
+    /// How many pairings `engines` engines make, without making them.
+    #[must_use]
+    pub fn pairing_count(self, engines: usize) -> u64 {
+        let n = engines as u64;
+        match self {
+            Self::Match | Self::Gauntlet | Self::Ladder => n.saturating_sub(1),
+            Self::RoundRobin => n * n.saturating_sub(1) / 2,
         }
     }
 
@@ -67,6 +96,9 @@ pub struct EnginePlan {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsPlan {
     pub path: PathBuf,
+    pub format: BookFormat,
+    /// Plies of each opening played at most; `None`: all.
+    pub plies: Option<usize>,
     pub order: Order,
     pub seed: u64,
     /// 0-based index of the first opening used.
@@ -332,6 +364,27 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             )
         })?,
     };
+    // Cheap checks first: a list of 10,000 engines is refused before any is looked at.
+    if raw.engines.len() > MAX_ENGINES {
+        return Err(problem(
+            "engine",
+            format!(
+                "{} engines: at most {MAX_ENGINES} in one run",
+                raw.engines.len()
+            ),
+        ));
+    }
+    let count = kind.pairing_count(raw.engines.len());
+    if count > MAX_PAIRINGS {
+        return Err(problem(
+            "tournament.kind",
+            format!(
+                "a {} of {} engines has {count} pairings: at most {MAX_PAIRINGS} in one run (a gauntlet or ladder has one per engine)",
+                kind.name(),
+                raw.engines.len()
+            ),
+        ));
+    }
     let global_time = time_control("time", &raw.time)?;
     let engines = raw
         .engines
@@ -448,14 +501,12 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
                     format!("opening file `{file}` {why}"),
                 ));
             }
-            if let Some(format) = o.format.as_deref() {
-                if !matches!(format, "epd" | "fen") {
-                    return Err(problem(
-                        "openings.format",
-                        format!("`{format}`: expected epd"),
-                    ));
-                }
-            }
+            let format = match o.format.as_deref() {
+                None => BookFormat::of_path(&path),
+                Some(name) => BookFormat::from_name(name).ok_or_else(|| {
+                    problem("openings.format", format!("`{name}`: expected epd or pgn"))
+                })?,
+            };
             let order = match o.order.as_deref() {
                 None | Some("sequential") => Order::Sequential,
                 Some("random") => Order::Random,
@@ -473,6 +524,8 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             };
             Some(OpeningsPlan {
                 path,
+                format,
+                plies: o.plies,
                 order,
                 seed: o.seed.unwrap_or(seed),
                 start,

@@ -65,13 +65,16 @@ pub struct RawTime {
 #[serde(deny_unknown_fields)]
 pub struct RawOpenings {
     pub file: Option<String>,
-    /// `epd` (FEN lines with optional moves and fields).
+    /// `epd` (FEN lines with optional moves and fields) or `pgn` (games in ICCS or WXF);
+    /// default: by the file's extension (`.pgn`), else `epd`.
     pub format: Option<String>,
     /// `sequential` or `random`.
     pub order: Option<String>,
     pub seed: Option<u64>,
     /// First opening to use, 1-based.
     pub start: Option<usize>,
+    /// Keep at most this many plies of each opening (default: all).
+    pub plies: Option<usize>,
 }
 
 /// `[rules]`

@@ -37,7 +37,7 @@ struct PgnFile<'a> {
     path: PathBuf,
     out: std::io::BufWriter<std::fs::File>,
     date: String,
-    book: Option<OpeningBook>,
+    book: Option<&'a OpeningBook>,
 }
 
 impl PgnFile<'_> {
@@ -45,9 +45,7 @@ impl PgnFile<'_> {
         let Some(played) = entry.to_played() else {
             return Ok(());
         };
-        let opening = entry
-            .opening
-            .and_then(|i| self.book.as_ref()?.openings().get(i));
+        let opening = entry.opening.and_then(|i| self.book?.get(i));
         let context = PgnContext {
             event: self.plan.event.clone(),
             date: self.date.clone(),
@@ -71,12 +69,14 @@ impl PgnFile<'_> {
 }
 
 /// Writes `games.pgn` in the output folder from `journal`, whose games are `finished`,
-/// in game order; `date` goes into every game's headers.
+/// in game order; `date` goes into every game's headers, and the `book` the run played
+/// from names the openings.
 ///
 /// # Errors
 /// The journal cannot be read, or the PGN file cannot be written.
 pub fn write_games_pgn(
     plan: &Plan,
+    book: Option<&OpeningBook>,
     journal: &Path,
     finished: &FinishedGames,
     date: String,
@@ -91,10 +91,7 @@ pub fn write_games_pgn(
         path,
         out: std::io::BufWriter::new(file),
         date,
-        book: plan
-            .openings
-            .as_ref()
-            .and_then(|o| OpeningBook::load(&o.path).ok()),
+        book,
     };
     let mut order = finished.iter();
     let mut next = order.next();
@@ -196,8 +193,14 @@ mod tests {
             finished.insert(game_number(pair, game));
         }
         drop(journal);
-        write_games_pgn(&plan, &journal_path, &finished, "2026.11.30".to_owned())
-            .expect("pgn written");
+        write_games_pgn(
+            &plan,
+            None,
+            &journal_path,
+            &finished,
+            "2026.11.30".to_owned(),
+        )
+        .expect("pgn written");
         let expected = ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "5.1", "5.2"];
         assert_eq!(rounds(&dir.join("games.pgn")), expected);
     }

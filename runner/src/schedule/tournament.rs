@@ -21,7 +21,7 @@ use crate::cli::exit;
 use crate::client::EngineSession;
 use crate::config::{Kind, Loaded, Plan};
 use crate::game::EndReason;
-use crate::openings::OpeningBook;
+use crate::openings::{BookUse, OpeningBook};
 use crate::output::journal::{Journal, JournalError};
 use crate::output::pgn_file::write_games_pgn;
 use crate::output::progress::Progress;
@@ -119,8 +119,16 @@ pub fn load_openings(
     let Some(openings) = &plan.openings else {
         return Ok(None);
     };
-    let book = OpeningBook::load(&openings.path).map_err(|e| RunError::Openings(e.to_string()))?;
-    let schedule = book.schedule(openings.order, openings.seed, openings.start);
+    let using = BookUse {
+        format: openings.format,
+        order: openings.order,
+        seed: openings.seed,
+        start: openings.start,
+        rounds: plan.pairs,
+        plies: openings.plies,
+    };
+    let (book, schedule) = OpeningBook::load_used(&openings.path, &using)
+        .map_err(|e| RunError::Openings(e.to_string()))?;
     Ok(Some((book, schedule)))
 }
 
@@ -244,6 +252,7 @@ pub async fn run(loaded: &Loaded, resume: bool) -> Result<RunOutcome, RunError> 
     };
     write_games_pgn(
         plan,
+        shared.openings.as_ref().map(|(book, _)| book),
         &plan.output.dir.join(JOURNAL),
         tracker.finished(),
         today(),
