@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use xq_runner::cli::{dispatch, Cli};
+use xq_runner::cli::{dispatch, fastchess, Cli};
 
 fn main() -> ExitCode {
     // Logs go to stderr; RUST_LOG=debug shows engine traffic (trace: every line).
@@ -11,5 +11,10 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+    // fastchess's form (`xq-runner -engine cmd=... -rounds 500 ...`) has no subcommand.
+    let words: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if fastchess::is_fastchess_form(&words) {
+        return ExitCode::from(fastchess::run(&words));
+    }
     ExitCode::from(dispatch(Cli::parse()))
 }

@@ -6,9 +6,11 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod fastchess;
 pub mod judge;
 pub mod openings;
 pub mod openings_generate;
+mod pgnout;
 pub mod report;
 pub mod run;
 pub mod stats;
@@ -18,7 +20,11 @@ pub mod stats;
 #[command(
     name = "xq-runner",
     version,
-    about = "Tournament and regression harness for Xiangqi engines"
+    about = "Tournament and regression harness for Xiangqi engines",
+    after_help = "fastchess's command line works too, with its meanings and defaults:\n  \
+        xq-runner -engine cmd=./new -engine cmd=./base -each tc=10+0.1 -rounds 500 -repeat ...\n  \
+        (`xq-runner -help` lists its flags; --print-config prints the TOML it amounts to;\n  \
+        docs/fastchess-flags.md has the table of flags and config keys)"
 )]
 pub struct Cli {
     #[command(subcommand)]

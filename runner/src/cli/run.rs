@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
-use crate::config::{load, Override, Plan};
+use crate::config::{load, Loaded, Override, Plan};
 
 /// Arguments of `run`.
 #[derive(Debug, Args)]
@@ -123,7 +123,14 @@ pub fn run(args: &RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    if args.dry_run {
+    play(&loaded, args.resume, args.dry_run)
+}
+
+/// Plays a loaded config (or with `dry_run` checks it and prints the plan): the one run
+/// path of a TOML file and of fastchess's command line.
+#[must_use]
+pub fn play(loaded: &Loaded, resume: bool, dry_run: bool) -> u8 {
+    if dry_run {
         // The opening file is read whole too: a bad line fails here, not at the first game.
         if let Err(e) = crate::schedule::tournament::load_openings(&loaded.plan) {
             eprintln!("error: {e}");
@@ -135,8 +142,20 @@ pub fn run(args: &RunArgs) -> u8 {
     let Some(runtime) = super::async_runtime() else {
         return exit::ABORTED;
     };
-    match runtime.block_on(crate::schedule::run(&loaded, args.resume)) {
-        Ok(outcome) => outcome.exit_code,
+    let output = &loaded.plan.output;
+    let pgnout_base = output
+        .pgnout
+        .as_ref()
+        .map(|p| super::pgnout::base(p, &output.dir, resume));
+    match runtime.block_on(crate::schedule::run(loaded, resume)) {
+        Ok(outcome) => {
+            if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
+                if let Err(e) = super::pgnout::deliver(p, &output.dir, base) {
+                    eprintln!("error: {e}");
+                }
+            }
+            outcome.exit_code
+        }
         Err(e) => {
             eprintln!("error: {e}");
             exit::USAGE

@@ -12,7 +12,7 @@ use std::path::Path;
 
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
 pub use plan::{
-    EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, Plan, Problem, MAX_ENGINES,
+    EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem, MAX_ENGINES,
     MAX_PAIRINGS,
 };
 pub use raw::RawConfig;

@@ -86,6 +86,45 @@ pub struct Applier {
     added: Vec<(usize, String)>,
 }
 
+/// Splits a dotted key into its parts; a part in double quotes may hold dots and spaces
+/// (`engine.0.options."Skill Level"`), with `\"` and `\\` escapes.
+fn split_key(path: &str) -> Result<Vec<String>, String> {
+    let mut parts = Vec::new();
+    let mut part = String::new();
+    let mut chars = path.chars();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if part.is_empty() && !quoted => quoted = true,
+            '"' if quoted => {
+                quoted = false;
+                match chars.next() {
+                    None => {}
+                    Some('.') => {
+                        parts.push(std::mem::take(&mut part));
+                        continue;
+                    }
+                    Some(_) => return Err("a quoted key part must end at a dot".to_owned()),
+                }
+                parts.push(std::mem::take(&mut part));
+                return if chars.next().is_none() {
+                    Ok(parts)
+                } else {
+                    Err("a quoted key part must end at a dot".to_owned())
+                };
+            }
+            '\\' if quoted => part.push(chars.next().unwrap_or('\\')),
+            '.' if !quoted => parts.push(std::mem::take(&mut part)),
+            c => part.push(c),
+        }
+    }
+    if quoted {
+        return Err("a quote in the key is not closed".to_owned());
+    }
+    parts.push(part);
+    Ok(parts)
+}
+
 /// Reads a value as TOML (`20`, `true`, `"x"`, `[1, 2]`), else as a plain string.
 fn value_of(text: &str) -> Value {
     let probe = format!("v = {text}");
@@ -123,7 +162,8 @@ impl Applier {
             .assignment
             .split_once('=')
             .ok_or_else(|| error("expected key=value"))?;
-        let parts: Vec<&str> = path.trim().split('.').collect();
+        let parts = split_key(path.trim()).map_err(|why| error(&why))?;
+        let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
         if parts.len() > MAX_KEY_DEPTH {
             return Err(error(&format!(
                 "the key has {} levels; config keys have at most {MAX_KEY_DEPTH}",
@@ -328,6 +368,26 @@ mod tests {
         let mut empty = toml::Table::new();
         apply(&mut empty, "engine.0.command=x").expect("first");
         assert_eq!(empty["engine"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn quoted_key_parts_hold_dots_and_spaces() {
+        assert_eq!(
+            split_key(r#"engine.0.options."Skill Level""#),
+            Ok(vec!["engine".into(), "0".into(), "options".into(), "Skill Level".into()])
+        );
+        assert_eq!(
+            split_key(r#"a."b.c".d"#),
+            Ok(vec!["a".into(), "b.c".into(), "d".into()])
+        );
+        assert!(split_key(r#"a."b"#).is_err());
+        assert!(split_key(r#"a."b"c"#).is_err());
+        let mut config = table("[[engine]]\nname = \"a\"\n");
+        apply(&mut config, r#"engine.a.options."Move Overhead"=10"#).expect("quoted");
+        assert_eq!(
+            config["engine"][0]["options"]["Move Overhead"].as_integer(),
+            Some(10)
+        );
     }
 
     #[test]

@@ -90,6 +90,8 @@ pub struct EnginePlan {
     pub spec: EngineSpec,
     pub time_control: TimeControl,
     pub bench: Option<u64>,
+    /// A new process for every game, instead of one reused across games.
+    pub restart: bool,
 }
 
 /// Where openings come from.
@@ -109,8 +111,19 @@ pub struct OpeningsPlan {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputPlan {
     pub dir: PathBuf,
+    /// Pairs between result blocks; `u64::MAX` for only the last one.
     pub report_interval: u64,
     pub pgn_format: MoveFormat,
+    /// Where `games.pgn` is also written.
+    pub pgnout: Option<PgnOut>,
+}
+
+/// A second place for `games.pgn`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    pub path: PathBuf,
+    /// Keep what the file held before the run (its games come after).
+    pub append: bool,
 }
 
 /// Abort thresholds per engine (fishtest style).
@@ -141,6 +154,8 @@ pub struct Plan {
     pub output: OutputPlan,
     pub faults: FaultLimits,
     pub timeouts: Timeouts,
+    /// Pin each game's engines to their own cores.
+    pub affinity: bool,
 }
 
 /// A validation problem at a key (`engine.1.command`).
@@ -347,6 +362,7 @@ fn engine(
         },
         time_control,
         bench: raw.bench,
+        restart: raw.restart.unwrap_or(false),
     })
 }
 
@@ -601,10 +617,31 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             "empty: name the folder for the results",
         ));
     }
+    let pgnout = match raw.output.pgnout.as_deref() {
+        None => None,
+        Some(p) if p.trim().is_empty() => {
+            return Err(problem("output.pgnout", "empty: name the file, or leave the key out"))
+        }
+        Some(p) => {
+            let path = PathBuf::from(p);
+            if path.is_dir() {
+                return Err(problem("output.pgnout", format!("`{p}` is a folder, not a file")));
+            }
+            Some(PgnOut {
+                path,
+                append: raw.output.pgnout_append.unwrap_or(true),
+            })
+        }
+    };
     let output = OutputPlan {
         dir: PathBuf::from(dir),
-        report_interval: raw.output.report_interval.unwrap_or(10).max(1),
+        report_interval: match raw.output.report_interval {
+            None => 10,
+            Some(0) => u64::MAX,
+            Some(n) => n,
+        },
         pgn_format,
+        pgnout,
     };
     let f = &raw.faults;
     let defaults = Timeouts::default();
@@ -655,5 +692,6 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
         output,
         faults,
         timeouts,
+        affinity: raw.tournament.affinity.unwrap_or(false),
     })
 }

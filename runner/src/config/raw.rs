@@ -46,6 +46,8 @@ pub struct RawTournament {
     pub seed: Option<u64>,
     /// PGN `Event` tag.
     pub event: Option<String>,
+    /// Pin each game's engines to their own CPU cores (fastchess's `-use-affinity`).
+    pub affinity: Option<bool>,
 }
 
 /// `[time]` (also per engine as `[engine.time]`): exactly one of the limits.
@@ -120,10 +122,15 @@ pub struct RawSprt {
 #[serde(deny_unknown_fields)]
 pub struct RawOutput {
     pub dir: Option<String>,
-    /// Print the result block every this many pairs.
+    /// Print the result block every this many pairs; 0: only at the end.
     pub report_interval: Option<u64>,
     /// `iccs` or `wxf`.
     pub pgn_format: Option<String>,
+    /// A second place for `games.pgn` (fastchess's `-pgnout file=`), written at the end
+    /// of the run.
+    pub pgnout: Option<String>,
+    /// Add the games to what `pgnout` holds (default, as fastchess) instead of replacing it.
+    pub pgnout_append: Option<bool>,
 }
 
 /// `[faults]`: abort the run when one engine has too many faults.
@@ -157,4 +164,6 @@ pub struct RawEngine {
     pub time: Option<RawTime>,
     /// The engine's `bench` node count, recorded in the summary (a build signature).
     pub bench: Option<u64>,
+    /// Start the engine afresh for every game (fastchess's `restart=on`).
+    pub restart: Option<bool>,
 }

@@ -135,6 +135,8 @@ pub async fn worker(
                             if played.faulted == Some(color) {
                                 let mut session = session;
                                 session.kill().await;
+                            } else if shared.plan.engines[index].restart {
+                                session.quit().await; // `restart = true`: a new one next game
                             } else {
                                 sessions.insert(index, session);
                             }
