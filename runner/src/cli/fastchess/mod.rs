@@ -125,7 +125,11 @@ pub fn run(words: &[OsString]) -> u8 {
                 .map(|w| shell_quote(w))
                 .collect();
             println!("# The config of: xq-runner {}", shown.join(" "));
-            println!("# Run it with: xq-runner run FILE\n");
+            // `-log` is a flag of the run, not a key of the config.
+            let log = translation.log.as_ref().map_or_else(String::new, |p| {
+                format!(" --log {}", shell_quote(&p.display().to_string()))
+            });
+            println!("# Run it with: xq-runner run FILE{log}\n");
             print!("{}", config_text(&table));
             exit::OK
         }
