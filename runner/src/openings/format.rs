@@ -65,7 +65,8 @@ pub struct Place {
 #[derive(Debug)]
 pub enum BookReader<R> {
     Epd(OpeningReader<R>),
-    Pgn(PgnReader<R>),
+    // Boxed: a PGN reader keeps its game's state, many times an EPD reader's size.
+    Pgn(Box<PgnReader<R>>),
 }
 
 impl<R: BufRead> BookReader<R> {
@@ -82,7 +83,7 @@ impl<R: BufRead> BookReader<R> {
                 place.line.saturating_sub(1),
                 place.offset,
             )),
-            BookFormat::Pgn => BookReader::Pgn(PgnReader::at(inner, place)),
+            BookFormat::Pgn => BookReader::Pgn(Box::new(PgnReader::at(inner, place))),
         }
     }
 
