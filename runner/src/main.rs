@@ -2,7 +2,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
-use xq_runner::cli::{dispatch, Cli};
+use xq_runner::cli::{dispatch, fastchess, Cli};
 
 fn main() -> ExitCode {
     // Logs go to stderr, `warn` unless RUST_LOG says otherwise: warn = what needs a
@@ -16,5 +16,10 @@ fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .init();
+    // fastchess's form (`xq-runner -engine cmd=... -rounds 500 ...`) has no subcommand.
+    let words: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if fastchess::is_fastchess_form(&words) {
+        return ExitCode::from(fastchess::run(&words));
+    }
     ExitCode::from(dispatch(Cli::parse()))
 }

@@ -261,13 +261,52 @@ fn empty_and_extreme_counts_do_not_panic() {
             "{args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("nan"), "{args:?}: {text}");
         let v = json(args);
-        for key in ["elo", "elo_ci95", "los", "nelo", "nelo_ci95", "llr"] {
-            assert!(num(&v, key).is_finite(), "{args:?}: {key}");
+        assert!(num(&v, "llr").is_finite(), "{args:?}: llr");
+        // With games every estimate is a number; without, none is (null, documented).
+        let empty = v["games"] == 0;
+        for key in ["elo", "elo_ci95", "los", "nelo", "nelo_ci95"] {
+            if empty {
+                assert_eq!(v[key], Value::Null, "{args:?}: {key}");
+            } else {
+                assert!(num(&v, key).is_finite(), "{args:?}: {key}");
+            }
         }
     }
+}
+
+#[test]
+fn no_games_say_so_instead_of_printing_numbers() {
+    let out = stats(&["--penta", "0,0,0,0,0"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "Elo: n/a +/- n/a, nElo: n/a +/- n/a (no pairs)");
+    assert_eq!(lines[1], "LOS: n/a, DrawRatio: n/a, PairsRatio: n/a");
+    assert_eq!(
+        lines[2],
+        "Games: 0, Wins: ?, Losses: ?, Draws: ?, Points: 0.0 (n/a)"
+    );
+    assert!(!text.contains("1199") && !text.contains("nan"), "{text}");
     let v = json(&["--penta", "0,0,0,0,0"]);
     assert_eq!(v["games"], 0);
-    assert_eq!(v["draw_ratio"], Value::Null);
-    assert_close(&v, "los", 0.5);
+    for key in [
+        "elo",
+        "elo_lower",
+        "elo_upper",
+        "los",
+        "draw_ratio",
+        "pairs_ratio",
+    ] {
+        assert_eq!(v[key], Value::Null, "{key}");
+    }
+    // Trinomial counts without games say `no games`.
+    let out = stats(&["--wdl", "0,0,0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("Elo: n/a +/- n/a, nElo: n/a +/- n/a (no games)\n"),
+        "{text}"
+    );
 }

@@ -136,6 +136,7 @@ fn merge(args: &MergeArgs) -> Result<u8, String> {
         }
     };
     RunFiles {
+        book: None,
         plan,
         hash: &loaded.hash,
         tracker: &tracker,

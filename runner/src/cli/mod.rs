@@ -8,11 +8,13 @@ use clap::{Parser, Subcommand};
 
 pub mod cancel;
 pub mod db;
+pub mod fastchess;
 mod fleet_run;
 pub mod judge;
 pub mod merge;
 pub mod openings;
 pub mod openings_generate;
+mod pgnout;
 pub mod report;
 pub mod resume;
 pub mod run;
@@ -27,7 +29,11 @@ pub mod worker;
 #[command(
     name = "xq-runner",
     version,
-    about = "Tournament and regression harness for Xiangqi engines"
+    about = "Tournament and regression harness for Xiangqi engines",
+    after_help = "fastchess's command line works too, with its meanings and defaults:\n  \
+        xq-runner -engine cmd=./new -engine cmd=./base -each tc=10+0.1 -rounds 500 -repeat ...\n  \
+        (`xq-runner -help` lists its flags; --print-config prints the TOML it amounts to;\n  \
+        docs/fastchess-flags.md has the table of flags and config keys)"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -4,8 +4,8 @@
 //! xq-runner openings check <file>
 //! xq-runner openings generate --count N --engine <cmd> -o <file> [options]
 //! ```
-//! `check` streams the file and prints one line per problem, `file:line: what`,
-//! then `N openings, M problems`. Exit 0 when there is no problem, 2 when there
+//! `check` streams the file (EPD, or PGN by its `.pgn` extension or `--format pgn`) and
+//! prints one line per problem, `file:line: what`, then `N openings, M problems`. Exit 0 when there is no problem, 2 when there
 //! is one or the file cannot be read.
 //!
 //! `generate` makes a balanced suite with an engine (see
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::exit;
-use crate::openings::check_reader;
+use crate::openings::{check_book, BookFormat};
 
 /// Arguments of `xq-runner openings`.
 #[derive(Debug, Args)]
@@ -41,8 +41,12 @@ pub enum OpeningsCommand {
 /// Arguments of `xq-runner openings check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The opening file (`.epd`: FEN [moves ...] [; key "value" ...] per line).
+    /// The opening file (`.epd`: FEN [moves ...] [; key "value" ...] per line; `.pgn`:
+    /// games in ICCS or WXF moves).
     pub file: PathBuf,
+    /// `epd` or `pgn`; default: by the file's extension.
+    #[arg(long)]
+    pub format: Option<String>,
 }
 
 /// Runs an `openings` tool and returns the exit code.
@@ -56,6 +60,16 @@ pub fn run(args: &OpeningsArgs) -> u8 {
 
 fn run_check(args: &CheckArgs) -> u8 {
     let name = args.file.display();
+    let format = match args.format.as_deref() {
+        None => BookFormat::of_path(&args.file),
+        Some(f) => match BookFormat::from_name(f) {
+            Some(format) => format,
+            None => {
+                eprintln!("error: --format {f}: expected epd or pgn");
+                return exit::USAGE;
+            }
+        },
+    };
     let file = match File::open(&args.file) {
         Ok(file) => file,
         Err(e) => {
@@ -65,7 +79,7 @@ fn run_check(args: &CheckArgs) -> u8 {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = check_reader(BufReader::new(file), |problem| {
+    let result = check_book(BufReader::new(file), format, |problem| {
         // A closed stdout must not stop the check; the exit code still tells.
         let _ = writeln!(out, "{name}:{}: {}", problem.line, problem.kind);
     });

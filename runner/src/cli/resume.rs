@@ -41,10 +41,16 @@ pub fn run(args: &ResumeArgs) -> u8 {
     };
     let mut overrides = Vec::new();
     if let Some(p) = args.pairs {
-        overrides.push(format!("tournament.pairs={p}"));
+        overrides.push(crate::config::Override::flag(
+            format!("--pairs {p}"),
+            format!("tournament.pairs={p}"),
+        ));
     }
     if let Some(c) = args.concurrency {
-        overrides.push(format!("tournament.concurrency={c}"));
+        overrides.push(crate::config::Override::flag(
+            format!("--concurrency {c}"),
+            format!("tournament.concurrency={c}"),
+        ));
     }
     let name = args.dir.join("run.json").display().to_string();
     let mut loaded = match crate::config::parse(&name, &meta.config, &overrides) {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
-use crate::config::{load, Plan};
+use crate::config::{load, Override, Plan};
 use crate::schedule::{folder, Start};
 use crate::store::meta::Shard;
 
@@ -22,11 +22,13 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Shorthand for --set tournament.pairs=N.
-    #[arg(long)]
-    pub pairs: Option<u64>,
+    // Text, not a number: the config checks it and names this flag (clap would suggest
+    // `-- -1` for a negative number, which means nothing here).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub pairs: Option<String>,
     /// Shorthand for --set tournament.concurrency=N.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub concurrency: Option<String>,
     /// Shorthand for --set output.dir=DIR.
     #[arg(long)]
     pub out: Option<String>,
@@ -48,18 +50,28 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    fn overrides(&self) -> Vec<String> {
-        let mut all = self.set.clone();
-        if let Some(p) = self.pairs {
-            all.push(format!("tournament.pairs={p}"));
+    /// The overrides, each labelled with its flag so that an error names it.
+    fn overrides(&self) -> Vec<Override> {
+        let mut all: Vec<Override> = self.set.iter().map(|s| Override::set(s)).collect();
+        if let Some(p) = &self.pairs {
+            all.push(Override::flag(
+                format!("--pairs {p}"),
+                format!("tournament.pairs={}", p.trim()),
+            ));
         }
-        if let Some(c) = self.concurrency {
-            all.push(format!("tournament.concurrency={c}"));
+        if let Some(c) = &self.concurrency {
+            all.push(Override::flag(
+                format!("--concurrency {c}"),
+                format!("tournament.concurrency={}", c.trim()),
+            ));
         }
         if let Some(o) = &self.out {
-            all.push(format!(
-                "output.dir=\"{}\"",
-                o.replace('\\', "\\\\").replace('"', "\\\"")
+            all.push(Override::flag(
+                format!("--out {o}"),
+                format!(
+                    "output.dir=\"{}\"",
+                    o.replace('\\', "\\\\").replace('"', "\\\"")
+                ),
             ));
         }
         all
@@ -227,8 +239,20 @@ pub fn play(
     let Some(runtime) = super::async_runtime() else {
         return exit::ABORTED;
     };
+    let output = &loaded.plan.output;
+    let pgnout_base = output
+        .pgnout
+        .as_ref()
+        .map(|p| super::pgnout::base(p, &output.dir, start.folder == folder::Start::Resume));
     match runtime.block_on(crate::schedule::run(loaded, start)) {
-        Ok(outcome) => outcome.exit_code,
+        Ok(outcome) => {
+            if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
+                if let Err(e) = super::pgnout::deliver(p, &output.dir, base) {
+                    eprintln!("error: {e}");
+                }
+            }
+            outcome.exit_code
+        }
         Err(e) => {
             eprintln!("error: {e}");
             exit::USAGE

@@ -5,7 +5,8 @@
 //!                 [--elo0 A --elo1 B --alpha a --beta b --model logistic|normalized] [--json]
 //! ```
 //! Prints fastchess's result block, or with `--json` one JSON object
-//! ([`StatsReport`]). Exits 0 when the numbers were computed (whatever the
+//! ([`StatsReport`]); an undefined number (every estimate without games, a ratio of
+//! 0/0) prints as `n/a` and is `null` in the JSON (docs/statistics.md). Exits 0 when the numbers were computed (whatever the
 //! verdict: this command reports, it does not gate), 2 with one `error: ...`
 //! line on stderr for bad counts or a bad SPRT design.
 

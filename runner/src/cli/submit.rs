@@ -39,7 +39,12 @@ pub(crate) async fn store(db: &Db, run: &crate::store::pg::runs::NewRun) -> Resu
 /// Runs `submit`.
 #[must_use]
 pub fn run(args: &SubmitArgs) -> u8 {
-    let loaded = match load(Some(&args.config), &args.set) {
+    let sets: Vec<crate::config::Override> = args
+        .set
+        .iter()
+        .map(|s| crate::config::Override::set(s))
+        .collect();
+    let loaded = match load(Some(&args.config), &sets) {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");

@@ -10,27 +10,38 @@ mod raw;
 use std::fmt;
 use std::path::Path;
 
-pub use overrides::OverrideError;
-pub use plan::{EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, Plan, Problem};
+pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
+pub use plan::{
+    book_use, EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
+    MAX_ENGINES, MAX_PAIRINGS,
+};
 pub use raw::RawConfig;
 
 /// The embedded default run (`configs/quick.toml`), used when no config is given.
 pub const EMBEDDED_QUICK: &str = include_str!("../../../configs/quick.toml");
 
-/// A config error, printed as `file:line: key: message`.
+/// A config error, printed as `file:line: key: message`, or `flag: key: message` when
+/// a command-line flag set the value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
     pub file: String,
     pub line: Option<usize>,
+    /// The flag that set the bad value (`--concurrency 0`, `--set time.tc=x`).
+    pub flag: Option<String>,
     pub key: Option<String>,
     pub message: String,
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
+        match &self.flag {
+            Some(flag) => write!(f, "{flag}")?,
+            None => {
+                write!(f, "{}", self.file)?;
+                if let Some(line) = self.line {
+                    write!(f, ":{line}")?;
+                }
+            }
         }
         if let Some(key) = &self.key {
             write!(f, ": {key}")?;
@@ -57,12 +68,13 @@ pub struct Loaded {
 /// # Errors
 /// [`ConfigError`] for unreadable files, TOML syntax, unknown keys, bad values and bad
 /// overrides.
-pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Loaded, ConfigError> {
+pub fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded, ConfigError> {
     let (name, text) = match path {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| ConfigError {
                 file: p.display().to_string(),
                 line: None,
+                flag: None,
                 key: None,
                 message: format!("cannot read: {e}"),
             })?;
@@ -80,13 +92,14 @@ pub fn load(path: Option<&Path>, overrides: &[String]) -> Result<Loaded, ConfigE
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, ConfigError> {
+pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, ConfigError> {
     // One line per error: TOML's messages sometimes run over two.
     let error = |line, key: Option<String>, message: String| ConfigError {
         file: name.to_owned(),
         line,
+        flag: None,
         key,
-        message: message.trim().replace('\n', "; "),
+        message: friendly(message.trim()).replace('\n', "; "),
     };
     let line_at = |offset: usize| locate::line_at(text, offset);
     let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
@@ -105,18 +118,34 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
         error(line, key, e.message().to_owned())
     })?;
     // Each override is applied and read in turn, so a bad one is named.
+    let mut applier = Applier::new();
+    let mut applied: Vec<(Vec<String>, &str)> = Vec::with_capacity(overrides.len());
     for o in overrides {
-        overrides::apply(&mut table, o).map_err(|e| error(None, None, e.to_string()))?;
+        let flagged = |key: Option<String>, message: String| ConfigError {
+            flag: Some(o.label.clone()),
+            ..error(None, key, message)
+        };
+        let path = applier
+            .apply(&mut table, o)
+            .map_err(|e| flagged(None, e.why))?;
         raw = toml::Value::Table(table.clone())
             .try_into()
-            .map_err(|e: toml::de::Error| {
-                error(None, None, format!("--set {o}: {}", e.message()))
-            })?;
+            .map_err(|e: toml::de::Error| flagged(Some(path.join(".")), e.message().to_owned()))?;
+        applied.push((path, o.label.as_str()));
     }
     let default_dir = format!("out/{}", default_dir_name(name));
     let plan = plan::validate(&raw, &default_dir).map_err(|p| {
+        let flag = blame(&p.key, &applied, applier.added_engines());
         let path: Vec<&str> = p.key.split('.').collect();
-        error(locate::line_of(text, &path), Some(p.key.clone()), p.message)
+        let line = if flag.is_some() {
+            None
+        } else {
+            locate::line_of(text, &path)
+        };
+        ConfigError {
+            flag,
+            ..error(line, Some(p.key.clone()), p.message)
+        }
     })?;
     let canonical = toml::to_string(&table).unwrap_or_default();
     Ok(Loaded {
@@ -124,6 +153,47 @@ pub fn parse(name: &str, text: &str, overrides: &[String]) -> Result<Loaded, Con
         hash: run_hash(&table),
         text: canonical,
     })
+}
+
+/// The flag behind a validation problem at `key`: the last override that set that key,
+/// a key inside it or a table around it, else the override that added the engine the
+/// key is in; `None` when the value came from the file.
+fn blame(key: &str, applied: &[(Vec<String>, &str)], added: &[(usize, String)]) -> Option<String> {
+    let key: Vec<&str> = key.split('.').collect();
+    if key == ["engine"] {
+        // The number of engines: only an override that added one changes it.
+        return added.last().map(|(_, label)| label.clone());
+    }
+    // The key itself, a key inside a table it set, or a table around the key it set.
+    let related = |path: &[String]| path.iter().zip(&key).all(|(a, b)| a == b);
+    if let Some((_, label)) = applied.iter().rev().find(|(path, _)| related(path)) {
+        return Some((*label).to_owned());
+    }
+    match key.as_slice() {
+        ["engine", index, ..] => added
+            .iter()
+            .find(|(i, _)| i.to_string() == *index)
+            .map(|(_, label)| label.clone()),
+        _ => None,
+    }
+}
+
+/// serde's type names said in words: ``invalid value: integer `-1`, expected u64``
+/// becomes ``-1 is negative: expected a whole number (0 or more)``.
+fn friendly(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("invalid value: integer `-") {
+        if let Some((number, tail)) = rest.split_once('`') {
+            if tail.contains("expected u") {
+                return format!("-{number} is negative: expected a whole number (0 or more)");
+            }
+        }
+    }
+    message
+        .replace("expected u64", "expected a whole number (0 or more)")
+        .replace("expected u32", "expected a whole number (0 or more)")
+        .replace("expected usize", "expected a whole number (0 or more)")
+        .replace("expected i32", "expected a whole number")
+        .replace("expected f64", "expected a number")
 }
 
 /// The line of an ``unknown field `x` `` error: the first line that sets `x`.

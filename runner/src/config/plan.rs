@@ -10,10 +10,18 @@ use xq_core::rules::{LimitCounting, Rules, Ruleset};
 use super::raw::{RawConfig, RawEngine, RawTime};
 use crate::client::{Coordinates, EngineSpec, Protocol, Timeouts};
 use crate::game::{parse_duration, GameSettings, TimeControl};
-use crate::openings::Order;
+use crate::openings::{BookFormat, Order};
 use crate::output::pgn::MoveFormat;
 use crate::output::pgn_comment::PgnExtras;
 use crate::stats::{EloModel, Sprt};
+
+/// The most engines a run may have: the rating list keeps a table of every two engines
+/// (16 bytes each), 16 MB at this size.
+pub const MAX_ENGINES: usize = 1000;
+
+/// The most pairings a run may have (a round robin of 447 engines): the run keeps the
+/// counts of every pairing, and plays at least one pair of each.
+pub const MAX_PAIRINGS: u64 = 100_000;
 
 /// Tournament kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -31,7 +39,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The name a config uses for the kind.
+    /// The name a config uses: `match`, `gauntlet`, `round_robin`, `ladder`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -54,6 +62,16 @@ impl Kind {
         }
     }
 
+    /// How many pairings `engines` engines make, without making them.
+    #[must_use]
+    pub fn pairing_count(self, engines: usize) -> u64 {
+        let n = engines as u64;
+        match self {
+            Self::Match | Self::Gauntlet | Self::Ladder => n.saturating_sub(1),
+            Self::RoundRobin => n * n.saturating_sub(1) / 2,
+        }
+    }
+
     /// The pairings of `engines` engines, as indices into the engine list, in playing order.
     #[must_use]
     pub fn pairings(self, engines: usize) -> Vec<(usize, usize)> {
@@ -73,25 +91,54 @@ pub struct EnginePlan {
     pub spec: EngineSpec,
     pub time_control: TimeControl,
     pub bench: Option<u64>,
+    /// A new process for every game, instead of one reused across games.
+    pub restart: bool,
 }
 
 /// Where openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsPlan {
     pub path: PathBuf,
+    pub format: BookFormat,
+    /// Plies of each opening played at most; `None`: all.
+    pub plies: Option<usize>,
     pub order: Order,
     pub seed: u64,
     /// 0-based index of the first opening used.
     pub start: usize,
 }
 
+/// How a run uses its opening file: the openings of its `plan.pairs` rounds.
+#[must_use]
+pub fn book_use(plan: &Plan, openings: &OpeningsPlan) -> crate::openings::BookUse {
+    crate::openings::BookUse {
+        format: openings.format,
+        order: openings.order,
+        seed: openings.seed,
+        start: openings.start,
+        rounds: plan.pairs,
+        plies: openings.plies,
+    }
+}
+
 /// Output settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputPlan {
     pub dir: PathBuf,
+    /// Pairs between result blocks; `u64::MAX` for only the last one.
     pub report_interval: u64,
     pub pgn_format: MoveFormat,
     pub pgn_extras: PgnExtras,
+    /// Where `games.pgn` is also written.
+    pub pgnout: Option<PgnOut>,
+}
+
+/// A second place for `games.pgn`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    pub path: PathBuf,
+    /// Keep what the file held before the run (its games come after).
+    pub append: bool,
 }
 
 /// Abort thresholds per engine (fishtest style).
@@ -330,6 +377,7 @@ fn engine(
         },
         time_control,
         bench: raw.bench,
+        restart: raw.restart.unwrap_or(false),
     })
 }
 
@@ -347,6 +395,27 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             )
         })?,
     };
+    // Cheap checks first: a list of 10,000 engines is refused before any is looked at.
+    if raw.engines.len() > MAX_ENGINES {
+        return Err(problem(
+            "engine",
+            format!(
+                "{} engines: at most {MAX_ENGINES} in one run",
+                raw.engines.len()
+            ),
+        ));
+    }
+    let count = kind.pairing_count(raw.engines.len());
+    if count > MAX_PAIRINGS {
+        return Err(problem(
+            "tournament.kind",
+            format!(
+                "a {} of {} engines has {count} pairings: at most {MAX_PAIRINGS} in one run (a gauntlet or ladder has one per engine)",
+                kind.name(),
+                raw.engines.len()
+            ),
+        ));
+    }
     let global_time = time_control("time", &raw.time)?;
     let engines = raw
         .engines
@@ -467,14 +536,12 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
                     format!("opening file `{file}` {why}"),
                 ));
             }
-            if let Some(format) = o.format.as_deref() {
-                if !matches!(format, "epd" | "fen") {
-                    return Err(problem(
-                        "openings.format",
-                        format!("`{format}`: expected epd"),
-                    ));
-                }
-            }
+            let format = match o.format.as_deref() {
+                None => BookFormat::of_path(&path),
+                Some(name) => BookFormat::from_name(name).ok_or_else(|| {
+                    problem("openings.format", format!("`{name}`: expected epd or pgn"))
+                })?,
+            };
             let order = match o.order.as_deref() {
                 None | Some("sequential") => Order::Sequential,
                 Some("random") => Order::Random,
@@ -492,6 +559,8 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             };
             Some(OpeningsPlan {
                 path,
+                format,
+                plies: o.plies,
                 order,
                 seed: o.seed.unwrap_or(seed),
                 start,
@@ -567,15 +636,42 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
             "empty: name the folder for the results",
         ));
     }
+    let pgnout = match raw.output.pgnout.as_deref() {
+        None => None,
+        Some(p) if p.trim().is_empty() => {
+            return Err(problem(
+                "output.pgnout",
+                "empty: name the file, or leave the key out",
+            ))
+        }
+        Some(p) => {
+            let path = PathBuf::from(p);
+            if path.is_dir() {
+                return Err(problem(
+                    "output.pgnout",
+                    format!("`{p}` is a folder, not a file"),
+                ));
+            }
+            Some(PgnOut {
+                path,
+                append: raw.output.pgnout_append.unwrap_or(true),
+            })
+        }
+    };
     let output = OutputPlan {
         dir: PathBuf::from(dir),
-        report_interval: raw.output.report_interval.unwrap_or(10).max(1),
+        report_interval: match raw.output.report_interval {
+            None => 10,
+            Some(0) => u64::MAX,
+            Some(n) => n,
+        },
         pgn_format,
         pgn_extras: PgnExtras {
             nodes: raw.output.pgn_nodes.unwrap_or(false),
             seldepth: raw.output.pgn_seldepth.unwrap_or(false),
             nps: raw.output.pgn_nps.unwrap_or(false),
         },
+        pgnout,
     };
     let f = &raw.faults;
     let defaults = Timeouts::default();

@@ -67,13 +67,16 @@ pub struct RawTime {
 #[serde(deny_unknown_fields)]
 pub struct RawOpenings {
     pub file: Option<String>,
-    /// `epd` (FEN lines with optional moves and fields).
+    /// `epd` (FEN lines with optional moves and fields) or `pgn` (games in ICCS or WXF);
+    /// default: by the file's extension (`.pgn`), else `epd`.
     pub format: Option<String>,
     /// `sequential` or `random`.
     pub order: Option<String>,
     pub seed: Option<u64>,
     /// First opening to use, 1-based.
     pub start: Option<usize>,
+    /// Keep at most this many plies of each opening (default: all).
+    pub plies: Option<usize>,
 }
 
 /// `[rules]`
@@ -119,7 +122,7 @@ pub struct RawSprt {
 #[serde(deny_unknown_fields)]
 pub struct RawOutput {
     pub dir: Option<String>,
-    /// Print the result block every this many pairs.
+    /// Print the result block every this many pairs; 0: only at the end.
     pub report_interval: Option<u64>,
     /// `iccs` or `wxf`.
     pub pgn_format: Option<String>,
@@ -128,6 +131,11 @@ pub struct RawOutput {
     pub pgn_nodes: Option<bool>,
     pub pgn_seldepth: Option<bool>,
     pub pgn_nps: Option<bool>,
+    /// A second place for `games.pgn` (fastchess's `-pgnout file=`), written at the end
+    /// of the run.
+    pub pgnout: Option<String>,
+    /// Add the games to what `pgnout` holds (default, as fastchess) instead of replacing it.
+    pub pgnout_append: Option<bool>,
 }
 
 /// `[faults]`: abort the run when one engine has too many faults.
@@ -161,4 +169,6 @@ pub struct RawEngine {
     pub time: Option<RawTime>,
     /// The engine's `bench` node count, recorded in the summary (a build signature).
     pub bench: Option<u64>,
+    /// Start the engine afresh for every game (fastchess's `restart=on`).
+    pub restart: Option<bool>,
 }

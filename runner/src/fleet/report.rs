@@ -82,6 +82,7 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     let mut plan = plan;
     plan.output.dir = dir.to_owned();
     RunFiles {
+        book: None,
         plan: &plan,
         hash: &run.config_hash,
         tracker: &tracker,

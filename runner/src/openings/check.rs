@@ -8,8 +8,8 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 use super::error::{LineError, OpeningError};
+use super::format::{BookFormat, BookReader};
 use super::opening::{GameOver, Opening};
-use super::reader::OpeningReader;
 
 /// A problem found on one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,11 +130,25 @@ impl Checker {
 /// The I/O error that stopped reading (problems before it were reported).
 pub fn check_reader<R: BufRead>(
     reader: R,
+    on_problem: impl FnMut(&Problem),
+) -> io::Result<CheckSummary> {
+    check_book(reader, BookFormat::Epd, on_problem)
+}
+
+/// [`check_reader`] for a book in either format; for PGN, a problem's line is the line
+/// of the game's first problem (duplicates: the line the game starts on), and
+/// `openings` counts games.
+///
+/// # Errors
+/// As [`check_reader`].
+pub fn check_book<R: BufRead>(
+    reader: R,
+    format: BookFormat,
     mut on_problem: impl FnMut(&Problem),
 ) -> io::Result<CheckSummary> {
     let mut checker = Checker::new();
     let mut summary = CheckSummary::default();
-    for result in OpeningReader::new(reader) {
+    for result in BookReader::new(format, reader) {
         let problem = match result {
             Ok(opening) => {
                 summary.openings += 1;

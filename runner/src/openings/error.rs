@@ -58,6 +58,36 @@ pub enum LineError {
         /// What is wrong.
         reason: FieldError,
     },
+    /// A PGN move that is neither ICCS coordinates nor a WXF name of a legal move.
+    #[error("move {index} `{text}` is not a move here: {reason}")]
+    UnknownMove {
+        /// 1-based index of the move in the game.
+        index: usize,
+        /// The move as written.
+        text: String,
+        /// Why it was not understood.
+        reason: String,
+    },
+    /// A PGN tag that is not `[Name "value"]`.
+    #[error("malformed tag: {0}")]
+    BadTag(String),
+    /// A PGN comment or variation that the file never closes.
+    #[error("the {what} opened on line {opened} never closes")]
+    Unclosed {
+        /// `comment` or `variation`.
+        what: &'static str,
+        /// Where it opened.
+        opened: usize,
+    },
+    /// Text in a PGN game that is no move, number, result, comment or variation.
+    #[error("unexpected `{0}` in the moves")]
+    UnexpectedText(String),
+    /// A PGN game longer than any opening needs.
+    #[error("the game has more than {max} moves")]
+    GameTooLong {
+        /// The limit.
+        max: usize,
+    },
     /// The line is longer than any opening needs ([`super::MAX_LINE_BYTES`]).
     #[error("line longer than {max} bytes")]
     TooLong {

@@ -1,4 +1,5 @@
-//! Opening suites: reading, checking and playing from `openings/*.epd` files.
+//! Opening suites: reading, checking and playing from `openings/*.epd` files, and
+//! from PGN books ([`PgnReader`]: ICCS or WXF movetext, `[FEN]` starts).
 //!
 //! One opening per line: a FEN, optionally `moves` and UCCI moves, optionally
 //! `; key "value"` fields (`name`, `eco`, and any others); `#` starts a comment.
@@ -8,8 +9,10 @@
 //! - [`OpeningReader`] streams a file, one `Result` per opening line;
 //! - [`check_reader`] / [`check`] find every problem of a file with its line
 //!   (bad line, illegal move, game already over, duplicate, mirrored duplicate);
-//! - [`OpeningBook`] holds a file in memory and maps game pairs to openings
-//!   ([`Order::Sequential`] or [`Order::Random`] with a seed and a start index).
+//! - [`OpeningBook`] holds a file (or only the openings a run plays) in memory and maps
+//!   game pairs to openings ([`Order::Sequential`] or [`Order::Random`] with a seed and
+//!   a start index);
+//! - [`BookReader`] reads either [`BookFormat`] and says where each opening starts.
 //!
 //! - [`generate`] makes balanced suites with an engine: sampled lines, filtered
 //!   by the engine's score, deduplicated by [`Checker`], reproducible from a seed
@@ -32,16 +35,22 @@ mod book;
 mod check;
 mod error;
 mod fields;
+mod format;
 pub mod generate;
 mod line;
+mod lines;
 mod opening;
+mod pgn;
 mod reader;
 
-pub use book::{BookError, OpeningBook, Order, Schedule};
-pub use check::{check, check_reader, CheckSummary, Checker, Problem, ProblemKind};
+pub use book::{BookError, BookUse, OpeningBook, Order, Schedule};
+pub use check::{check, check_book, check_reader, CheckSummary, Checker, Problem, ProblemKind};
 pub use error::{FieldError, LineError, OpeningError};
 pub use fields::{is_ecco_code, quote_value};
+pub use format::{BookFormat, BookReader, Place};
 pub use line::parse_line;
+pub use lines::MAX_LINE_BYTES;
 pub use opening::{GameOver, Opening};
-pub use reader::{OpeningReader, MAX_LINE_BYTES};
+pub use pgn::{PgnReader, MAX_GAME_PLIES};
+pub use reader::OpeningReader;
 pub use xq_core::rng::SplitMix64;

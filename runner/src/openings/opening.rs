@@ -83,6 +83,19 @@ impl Opening {
         }
     }
 
+    /// Keeps only the first `plies` moves (fastchess's `plies=` of an opening book).
+    pub fn truncate(&mut self, plies: usize) {
+        if self.moves.len() <= plies {
+            return;
+        }
+        self.moves.truncate(plies);
+        let mut position = self.start.clone();
+        for &m in &self.moves {
+            position.make_move(m);
+        }
+        self.position = position;
+    }
+
     /// The position after all moves: where the game starts.
     #[must_use]
     pub fn position(&self) -> &Position {

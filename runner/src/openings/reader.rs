@@ -1,20 +1,11 @@
-//! A streaming reader of opening files: one line in memory at a time.
+//! A streaming reader of EPD opening files: one line in memory at a time.
 
-use std::io::{self, BufRead, Read};
+use std::io::BufRead;
 
-use super::error::{LineError, OpeningError};
+use super::error::OpeningError;
 use super::line::parse_line;
+use super::lines::RawLines;
 use super::opening::Opening;
-
-/// The longest line the reader accepts. An opening line is a FEN (at most
-/// ~90 bytes), a few dozen moves and a name: far below this. The limit keeps
-/// a file without line breaks from being read into memory whole.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
-
-/// The most bytes of one overlong line that are skipped to reach the next line. A line
-/// longer still ends the reading: the input is no opening file (or no file, like
-/// `/dev/zero`, whose one line never ends).
-const MAX_SKIPPED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Yields one `Result` per line that is neither blank nor a comment, in file
 /// order, over any [`BufRead`]. Bad lines are errors with their line number
@@ -36,19 +27,21 @@ const MAX_SKIPPED_BYTES: u64 = 64 * 1024 * 1024;
 /// ```
 #[derive(Debug)]
 pub struct OpeningReader<R> {
-    inner: R,
-    buf: Vec<u8>,
-    line: usize,
+    lines: RawLines<R>,
     done: bool,
 }
 
 impl<R: BufRead> OpeningReader<R> {
     /// A reader over `inner`.
     pub fn new(inner: R) -> OpeningReader<R> {
+        OpeningReader::starting_at(inner, 0, 0)
+    }
+
+    /// A reader over `inner`, which starts at byte `offset` of its file just after line
+    /// `line` (to read again an opening whose place was noted).
+    pub fn starting_at(inner: R, line: usize, offset: u64) -> OpeningReader<R> {
         OpeningReader {
-            inner,
-            buf: Vec::with_capacity(256),
-            line: 0,
+            lines: RawLines::starting_at(inner, line, offset),
             done: false,
         }
     }
@@ -56,49 +49,14 @@ impl<R: BufRead> OpeningReader<R> {
     /// The number of the last line read (blank and comment lines included).
     #[must_use]
     pub fn line(&self) -> usize {
-        self.line
+        self.lines.line()
     }
 
-    /// Reads the next raw line into `buf` (without its `\n`); `Ok(false)` at the
-    /// end. A line over [`MAX_LINE_BYTES`] is skipped to its end and reported; one
-    /// over `MAX_SKIPPED_BYTES` is reported and ends the reading.
-    fn next_raw(&mut self) -> io::Result<Option<Result<(), LineError>>> {
-        self.buf.clear();
-        let limit = MAX_LINE_BYTES as u64 + 1;
-        let read = (&mut self.inner)
-            .take(limit)
-            .read_until(b'\n', &mut self.buf)?;
-        if read == 0 {
-            return Ok(None);
-        }
-        self.line += 1;
-        if self.buf.last() == Some(&b'\n') {
-            self.buf.pop();
-            return Ok(Some(Ok(())));
-        }
-        if self.buf.len() <= MAX_LINE_BYTES {
-            return Ok(Some(Ok(()))); // last line without a line ending
-        }
-        // Too long: drop the rest of the line without keeping it.
-        let mut skipped = 0u64;
-        loop {
-            self.buf.clear();
-            let read = (&mut self.inner)
-                .take(limit)
-                .read_until(b'\n', &mut self.buf)?;
-            if read == 0 || self.buf.last() == Some(&b'\n') {
-                break;
-            }
-            skipped += read as u64;
-            if skipped > MAX_SKIPPED_BYTES {
-                self.done = true;
-                break;
-            }
-        }
-        self.buf.clear();
-        Ok(Some(Err(LineError::TooLong {
-            max: MAX_LINE_BYTES,
-        })))
+    /// The byte offset of the start of the last line read: after an opening, where its
+    /// line starts.
+    #[must_use]
+    pub fn line_start(&self) -> u64 {
+        self.lines.start()
     }
 }
 
@@ -107,31 +65,22 @@ impl<R: BufRead> Iterator for OpeningReader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
-            let raw = match self.next_raw() {
+            let raw = match self.lines.next_line() {
                 Ok(Some(raw)) => raw,
                 Ok(None) => {
                     self.done = true;
                     return None;
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(source) => {
                     self.done = true;
                     return Some(Err(OpeningError::Io {
-                        line: self.line,
+                        line: self.lines.line(),
                         source,
                     }));
                 }
             };
-            let line = self.line;
-            let parsed = raw.and_then(|()| {
-                let text = std::str::from_utf8(&self.buf).map_err(|_| LineError::NotUtf8)?;
-                let text = if line == 1 {
-                    text.strip_prefix('\u{feff}').unwrap_or(text)
-                } else {
-                    text
-                };
-                parse_line(text, line)
-            });
+            let line = self.lines.line();
+            let parsed = raw.and_then(|()| parse_line(self.lines.text()?, line));
             match parsed {
                 Ok(None) => continue,
                 Ok(Some(opening)) => return Some(Ok(opening)),
@@ -144,10 +93,12 @@ impl<R: BufRead> Iterator for OpeningReader<R> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::BufReader;
+    use std::io::{self, BufReader, Read};
 
     use xq_core::board::START_FEN;
 
+    use super::super::error::LineError;
+    use super::super::lines::MAX_LINE_BYTES;
     use super::*;
 
     /// An endless file: the same opening line forever. A reader that tried to
@@ -182,7 +133,7 @@ mod tests {
             .map(|r| r.map(|o| o.line).unwrap_or(0))
             .collect();
         assert_eq!(lines, (1..=1000).collect::<Vec<_>>());
-        assert!(reader.buf.capacity() < 4096, "one line at a time");
+        assert!(reader.lines.buf.capacity() < 4096, "one line at a time");
     }
 
     #[test]

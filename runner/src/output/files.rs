@@ -10,6 +10,7 @@ use thiserror::Error;
 use super::pgn_file::{write_games_pgn, PgnFileError};
 use super::summary::{summarize, RunnerCost};
 use crate::config::Plan;
+use crate::openings::OpeningBook;
 use crate::schedule::Ending;
 use crate::store::journal::JOURNAL_FILE;
 use crate::store::tracker::Tracker;
@@ -36,6 +37,8 @@ pub struct RunFiles<'a> {
     /// Wall time played over every session.
     pub played_s: f64,
     pub cost: RunnerCost,
+    /// The openings the run played from, when at hand (else the PGN writer reads them).
+    pub book: Option<&'a OpeningBook>,
     /// The date in the PGN headers (`YYYY.MM.DD`).
     pub date: String,
 }
@@ -49,6 +52,7 @@ impl RunFiles<'_> {
     pub fn write(&self, dir: &Path) -> Result<(), FilesError> {
         write_games_pgn(
             self.plan,
+            self.book,
             &dir.join(JOURNAL_FILE),
             &self.tracker.counted_games(),
             self.date.clone(),

@@ -37,7 +37,7 @@ struct PgnFile<'a> {
     path: PathBuf,
     out: std::io::BufWriter<std::fs::File>,
     date: String,
-    book: Option<OpeningBook>,
+    book: Option<&'a OpeningBook>,
 }
 
 impl PgnFile<'_> {
@@ -45,9 +45,7 @@ impl PgnFile<'_> {
         let Some(played) = entry.to_played() else {
             return Ok(());
         };
-        let opening = entry
-            .opening
-            .and_then(|i| self.book.as_ref()?.openings().get(i));
+        let opening = entry.opening.and_then(|i| self.book?.get(i));
         let context = PgnContext {
             event: self.plan.event.clone(),
             date: self.date.clone(),
@@ -72,12 +70,14 @@ impl PgnFile<'_> {
 }
 
 /// Writes `games.pgn` in the output folder from `journal`, whose games are `finished`,
-/// in game order; `date` goes into every game's headers.
+/// in game order; `date` goes into every game's headers, and the `book` the run played
+/// from names the openings.
 ///
 /// # Errors
 /// The journal cannot be read, or the PGN file cannot be written.
 pub fn write_games_pgn(
     plan: &Plan,
+    book: Option<&OpeningBook>,
     journal: &Path,
     finished: &FinishedGames,
     date: String,
@@ -87,15 +87,17 @@ pub fn write_games_pgn(
         path: path.clone(),
         source,
     })?;
+    // `merge` and `report --db` have no book at hand: read the openings the run played.
+    let read = match (book, &plan.openings) {
+        (None, Some(o)) => OpeningBook::load_used(&o.path, &crate::config::book_use(plan, o)).ok(),
+        _ => None,
+    };
     let mut pgn = PgnFile {
         plan,
         path,
         out: std::io::BufWriter::new(file),
         date,
-        book: plan
-            .openings
-            .as_ref()
-            .and_then(|o| OpeningBook::load(&o.path).ok()),
+        book: book.or(read.as_ref().map(|(b, _)| b)),
     };
     let mut order = finished.iter();
     let mut next = order.next();
@@ -197,8 +199,14 @@ mod tests {
             finished.insert(game_number(pair, game));
         }
         drop(journal);
-        write_games_pgn(&plan, &journal_path, &finished, "2026.11.30".to_owned())
-            .expect("pgn written");
+        write_games_pgn(
+            &plan,
+            None,
+            &journal_path,
+            &finished,
+            "2026.11.30".to_owned(),
+        )
+        .expect("pgn written");
         let expected = ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "5.1", "5.2"];
         assert_eq!(rounds(&dir.join("games.pgn")), expected);
     }

@@ -29,18 +29,19 @@ impl RunContext {
     /// The opening (index in the file) and start of the pairs of a round.
     #[must_use]
     pub fn start_for(&self, round: u64) -> (Option<usize>, GameStart) {
-        match &self.openings {
-            Some((book, schedule)) => {
-                let index = schedule.index(round);
-                let opening = &book.openings()[index];
-                (
-                    Some(index),
-                    GameStart {
-                        fen: opening.start.to_fen(),
-                        moves: opening.moves.clone(),
-                    },
-                )
-            }
+        // The book keeps the opening of every round the run plays.
+        let opening = self.openings.as_ref().and_then(|(book, schedule)| {
+            let index = schedule.index(round);
+            book.get(index).map(|opening| (index, opening))
+        });
+        match opening {
+            Some((index, opening)) => (
+                Some(index),
+                GameStart {
+                    fen: opening.start.to_fen(),
+                    moves: opening.moves.clone(),
+                },
+            ),
             None => (
                 None,
                 GameStart {
@@ -146,6 +147,8 @@ impl Engines {
         {
             if played.faulted == Some(color) {
                 session.kill().await;
+            } else if run.plan.engines[index].restart {
+                session.quit().await; // `restart = true`: a new process for the next game
             } else {
                 self.sessions.insert(index, session);
             }

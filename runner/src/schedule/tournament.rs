@@ -21,6 +21,7 @@ use super::folder::{self, Start as FolderStart};
 use super::worker::{worker, Report};
 use super::RunState;
 use crate::client::EngineSession;
+use crate::config::book_use;
 use crate::config::{Kind, Loaded, Plan};
 use crate::exit;
 use crate::openings::{OpeningBook, Schedule};
@@ -102,8 +103,8 @@ pub fn load_openings(plan: &Plan) -> Result<Option<(OpeningBook, Schedule)>, Run
     let Some(openings) = &plan.openings else {
         return Ok(None);
     };
-    let book = OpeningBook::load(&openings.path).map_err(|e| RunError::Openings(e.to_string()))?;
-    let schedule = book.schedule(openings.order, openings.seed, openings.start);
+    let (book, schedule) = OpeningBook::load_used(&openings.path, &book_use(plan, openings))
+        .map_err(|e| RunError::Openings(e.to_string()))?;
     Ok(Some((book, schedule)))
 }
 
@@ -212,6 +213,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         ending: &session.ending,
         played_s: meta.played_s,
         cost: RunnerCost::measure(session.moves),
+        book: session.run.openings.as_ref().map(|(book, _)| book),
         date: today(),
     }
     .write(&dir)?;
@@ -252,6 +254,8 @@ struct Session {
     moves: u64,
     /// The result block was not printed at the last game: print it at the end.
     block_due: bool,
+    /// The plan and the openings the games were played from (the PGN names them).
+    run: Arc<RunContext>,
 }
 
 impl Session {
@@ -392,6 +396,7 @@ impl Session {
             ending,
             elapsed_s: began.elapsed().as_secs_f64(),
             moves,
+            run,
         })
     }
 }

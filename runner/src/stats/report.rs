@@ -12,6 +12,11 @@
 //! (and are `null` in JSON). Ratios print as percentages in the text and are
 //! fractions in the struct. Like fastchess, trinomial reports have no
 //! `PairsRatio` and no `Ptnml` line.
+//!
+//! A number that is undefined prints as `n/a` (and is `null` in JSON): every estimate
+//! when there are no games (the first line then ends in `(no games)`; the regularized
+//! counts would otherwise show Elo 0 +/- 1199.83), a ratio of nothing to nothing
+//! (`DrawRatio` without games, `PairsRatio` without won or lost pairs).
 
 use std::fmt::Write as _;
 
@@ -103,10 +108,14 @@ impl StatsReport {
             (None, None) => return Err(ReportError::NoCounts),
         };
         let llr = sprt.llr(counts)?;
+        let mut estimate = Estimate::new(counts);
+        if estimate.games == 0 {
+            undefine(&mut estimate);
+        }
         // Like fastchess, games and points come from the game counts when known.
         let points = wdl.map_or_else(|| penta.map_or(0.0, |p| p.points()), |w| w.points());
         Ok(Self {
-            estimate: Estimate::new(counts),
+            estimate,
             penta,
             wdl,
             wins: wdl.map(|w| w.wins),
@@ -147,13 +156,19 @@ impl StatsReport {
         self.points / self.games() as f64
     }
 
+    /// Whether the estimates are undefined: no games (no pairs, for pair counts).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.estimate.games == 0
+    }
+
     /// fastchess's result block, five lines (three for trinomial counts plus
     /// the LLR line), each ending in a newline.
     #[must_use]
     pub fn to_text(&self) -> String {
         let e = &self.estimate;
         let mut out = String::new();
-        let _ = writeln!(
+        let _ = write!(
             out,
             "Elo: {} +/- {}, nElo: {} +/- {}",
             num(e.elo, 2),
@@ -161,11 +176,20 @@ impl StatsReport {
             num(e.nelo, 2),
             num(e.nelo_ci95, 2)
         );
+        if self.is_empty() {
+            let what = if self.penta.is_some() {
+                "pairs"
+            } else {
+                "games"
+            };
+            let _ = write!(out, " (no {what})");
+        }
+        out.push('\n');
         let _ = write!(
             out,
-            "LOS: {} %, DrawRatio: {} %",
-            num(100.0 * e.los, 2),
-            num(100.0 * e.draw_ratio, 2)
+            "LOS: {}, DrawRatio: {}",
+            percent(e.los, 2),
+            percent(e.draw_ratio, 2)
         );
         if let Some(ratio) = e.pairs_ratio {
             let _ = write!(out, ", PairsRatio: {}", num(ratio, 2));
@@ -173,13 +197,13 @@ impl StatsReport {
         out.push('\n');
         let _ = writeln!(
             out,
-            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {} ({} %)",
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {} ({})",
             self.games(),
             count(self.wins),
             count(self.losses),
             count(self.draws),
             num(self.points, 1),
-            num(100.0 * self.points_ratio(), 2)
+            percent(self.points_ratio(), 2)
         );
         if let Some(p) = self.penta {
             let wl_dd = self
@@ -201,11 +225,40 @@ impl StatsReport {
     }
 }
 
+/// Marks every estimate of counts without games as undefined (NaN: `n/a` in the text,
+/// `null` in JSON). The point estimates of regularized empty counts (Elo 0, LOS 50 %,
+/// an interval of +/- 1199.83) describe the regularization, not the engines.
+fn undefine(e: &mut Estimate) {
+    for x in [
+        &mut e.score,
+        &mut e.elo,
+        &mut e.elo_lower,
+        &mut e.elo_upper,
+        &mut e.elo_ci95,
+        &mut e.los,
+        &mut e.nelo,
+        &mut e.nelo_ci95,
+        &mut e.draw_ratio,
+    ] {
+        *x = f64::NAN;
+    }
+    e.pairs_ratio = e.pairs_ratio.map(|_| f64::NAN);
+}
+
+/// A fraction as a percentage with `digits` decimals (`47.50 %`), or `n/a`.
+fn percent(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        "n/a".to_owned()
+    } else {
+        format!("{} %", num(100.0 * x, digits))
+    }
+}
+
 /// A number with `digits` decimals as fmt/printf prints it: `inf`, `-inf`,
-/// `nan`, and never `-0.00`.
+/// `n/a` for an undefined one (NaN), and never `-0.00`.
 fn num(x: f64, digits: usize) -> String {
     if x.is_nan() {
-        "nan".to_owned()
+        "n/a".to_owned()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else {
@@ -293,9 +346,41 @@ mod tests {
         let report = StatsReport::new(None, Some(Wdl::new([0, 0, 0])), &Sprt::default())?;
         let text = report.to_text();
         assert_eq!(text.lines().count(), 4);
-        assert!(text.starts_with("Elo: 0.00 +/- "));
-        assert!(text.contains("DrawRatio: nan %\n"));
-        assert!(text.contains("Points: 0.0 (nan %)"));
+        assert!(text.starts_with("Elo: n/a +/- n/a, nElo: n/a +/- n/a (no games)\n"));
+        assert!(text.contains("LOS: n/a, DrawRatio: n/a\n"));
+        assert!(text.contains("Points: 0.0 (n/a)"));
+        assert!(!text.contains("nan") && !text.contains("1199"), "{text}");
+        Ok(())
+    }
+
+    #[test]
+    fn no_pairs_say_so_and_undefined_ratios_are_not_numbers() -> Result<(), ReportError> {
+        let report = StatsReport::new(Some(Penta::default()), None, &Sprt::default())?;
+        let text = report.to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Elo: n/a +/- n/a, nElo: n/a +/- n/a (no pairs)");
+        assert_eq!(lines[1], "LOS: n/a, DrawRatio: n/a, PairsRatio: n/a");
+        assert_eq!(lines.len(), 5, "the block keeps its shape: {text}");
+        let json = serde_json::to_value(&report).map_err(|_| ReportError::NoCounts)?;
+        for key in [
+            "elo",
+            "elo_ci95",
+            "elo_lower",
+            "los",
+            "nelo",
+            "nelo_ci95",
+            "pairs_ratio",
+        ] {
+            assert!(json[key].is_null(), "{key}: {json}");
+        }
+        // All pairs drawn: a defined Elo, but a pairs ratio of 0/0.
+        let drawn = StatsReport::new(Some(Penta::new([0, 0, 3, 0, 0])), None, &Sprt::default())?;
+        let text = drawn.to_text();
+        assert!(text.starts_with("Elo: 0.00 +/- "), "{text}");
+        assert!(
+            text.contains("LOS: 50.00 %, DrawRatio: 100.00 %, PairsRatio: n/a"),
+            "{text}"
+        );
         Ok(())
     }
 
@@ -304,6 +389,6 @@ mod tests {
         assert_eq!(num(-0.0001, 2), "0.00");
         assert_eq!(num(-0.005_000_1, 2), "-0.01");
         assert_eq!(num(f64::INFINITY, 2), "inf");
-        assert_eq!(num(f64::NAN, 2), "nan");
+        assert_eq!(num(f64::NAN, 2), "n/a");
     }
 }

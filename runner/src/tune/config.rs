@@ -72,6 +72,7 @@ fn error(file: &str, line: Option<usize>, key: Option<&str>, message: String) ->
     ConfigError {
         file: file.to_owned(),
         line,
+        flag: None,
         key: key.map(str::to_owned),
         message: message.trim().replace('\n', "; "),
     }
@@ -310,8 +311,14 @@ pub fn parse(
         "{stripped}\n[[engine]]\nname = \"{STAND_IN}\"\ncommand = [{}]\ntime = {{ depth = 1 }}\n",
         toml::Value::String(runner)
     );
-    let mut run_overrides: Vec<String> = run_sets.into_iter().cloned().collect();
-    run_overrides.push(format!("tournament.pairs={pairs}"));
+    let mut run_overrides: Vec<crate::config::Override> = run_sets
+        .into_iter()
+        .map(|s| crate::config::Override::set(s))
+        .collect();
+    run_overrides.push(crate::config::Override::flag(
+        "tune.pairs",
+        format!("tournament.pairs={pairs}"),
+    ));
     let loaded = crate::config::parse(name, &for_run, &run_overrides)?;
     let mut plan = loaded.plan;
     plan.engines.truncate(1);

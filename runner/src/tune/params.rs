@@ -55,6 +55,7 @@ impl Origin {
         ConfigError {
             file: self.file.clone(),
             line: self.line,
+            flag: None,
             key: self.key.clone(),
             message,
         }
