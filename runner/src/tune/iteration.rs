@@ -33,7 +33,13 @@ pub struct Assignment {
 /// The iteration `k` at `theta`: its flips and rounded values come from the run's seed
 /// and `k` alone, so the same iteration handed out again flips the same way.
 #[must_use]
-pub fn assign(seed: u64, schedule: &Schedule, gains: &[Gains], theta: &[f64], k: u64) -> Assignment {
+pub fn assign(
+    seed: u64,
+    schedule: &Schedule,
+    gains: &[Gains],
+    theta: &[f64],
+    k: u64,
+) -> Assignment {
     let mut rng = IterationRng::new(seed, k);
     let steps: Vec<Step> = gains
         .iter()
@@ -171,7 +177,11 @@ mod tests {
         let gains = vec![Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01)];
         let names = vec!["X".to_owned()];
         let a = assign(3, &schedule, &gains, &[50.0], 1);
-        assert_eq!(a, assign(3, &schedule, &gains, &[50.0], 1), "the same every time");
+        assert_eq!(
+            a,
+            assign(3, &schedule, &gains, &[50.0], 1),
+            "the same every time"
+        );
         let step = a.steps[0];
         // A win and a draw of theta+: result 1, applied to a theta that moved meanwhile.
         let (after, record) = apply(&a, &names, &gains, &[60.0], [1.0, 0.5]);
