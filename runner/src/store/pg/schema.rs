@@ -74,7 +74,7 @@ impl Db {
         let q = |e: tokio_postgres::Error| query_error(&e);
         let tx = self.client.transaction().await.map_err(q)?;
         // Serializes concurrent inits (the lock is the transaction's; released at its end).
-        tx.execute("SELECT pg_advisory_xact_lock(7_100_028)", &[])
+        tx.execute("SELECT pg_advisory_xact_lock(7100028)", &[])
             .await
             .map_err(q)?;
         let done = match stored_version(&tx).await? {

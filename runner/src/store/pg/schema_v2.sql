@@ -84,13 +84,13 @@ REVOKE ALL ON FUNCTION xq.finish_tune_submit(bigint, uuid, bigint[], text[], jso
 -- second grant.
 DO $$
 DECLARE
-    role text;
+    grantee_role text;
 BEGIN
-    FOR role IN SELECT DISTINCT grantee FROM information_schema.role_routine_grants
+    FOR grantee_role IN SELECT DISTINCT grantee FROM information_schema.role_routine_grants
                 WHERE routine_schema = 'xq' AND routine_name = 'finish_submit'
                   AND grantee <> current_user LOOP
-        EXECUTE format('GRANT SELECT ON xq.tune_records TO %I', role);
-        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.finish_tune_submit(bigint, uuid, bigint[], text[], jsonb, bigint, double precision, text, text, integer) TO %I', role);
+        EXECUTE format('GRANT SELECT ON xq.tune_records TO %I', grantee_role);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.finish_tune_submit(bigint, uuid, bigint[], text[], jsonb, bigint, double precision, text, text, integer) TO %I', grantee_role);
     END LOOP;
 END $$;
 
