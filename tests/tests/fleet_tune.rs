@@ -199,7 +199,7 @@ fn two_workers_tune_a_far_start_close_to_the_best_value() {
         .collect();
     assert_eq!(both, ["w0", "w1"], "both workers played");
     let skill = state["params"][0]["value"].as_f64().expect("theta");
-    // Measured: see docs/tuning.md (distributed tuning).
+    // Measured: 9 such runs ended at 67.5 to 73.3 (docs/tuning.md).
     assert!(
         (skill - BEST).abs() < 10.0,
         "{pairs} pairs from 15 on two workers should end near {BEST}, ended at {skill}"
