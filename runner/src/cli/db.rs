@@ -5,6 +5,7 @@
 use clap::{Args, Subcommand};
 
 use super::exit;
+use crate::store::pg::schema::Init;
 use crate::store::pg::{resolve, Db};
 
 /// Arguments of `db`.
@@ -46,14 +47,14 @@ pub fn run(args: &DbArgs) -> u8 {
     };
     runtime.block_on(async {
         let result = async {
-            let db = Db::connect(&target).await?;
-            let created = db.init().await?;
+            let mut db = Db::connect(&target).await?;
+            let done = db.init().await?;
             println!(
                 "{} {}",
-                if created {
-                    "created the xq-runner schema in"
-                } else {
-                    "the xq-runner schema is up to date in"
+                match done {
+                    Init::Created => "created the xq-runner schema in",
+                    Init::Upgraded => "upgraded the xq-runner schema from version 1 to 2 in",
+                    Init::UpToDate => "the xq-runner schema is up to date in",
                 },
                 target.describe()
             );

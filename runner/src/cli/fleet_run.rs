@@ -34,14 +34,14 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
         return exit::ABORTED;
     };
     runtime.block_on(async {
-        let db = match Db::connect(&target).await {
+        let mut db = match Db::connect(&target).await {
             Ok(db) => db,
             Err(e) => {
                 eprintln!("error: {e}");
                 return exit::USAGE;
             }
         };
-        let id = match super::submit::store(&db, &new).await {
+        let id = match super::submit::store(&mut db, &new).await {
             Ok(id) => id,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -21,6 +21,7 @@ pub mod run;
 pub mod stats;
 pub mod status;
 pub mod submit;
+mod submit_tune;
 pub mod tune;
 pub mod worker;
 

@@ -28,6 +28,10 @@ pub struct ReportArgs {
 
 /// Writes a stored run into `dir`.
 pub(crate) async fn from_db(db: &Db, id: i64, dir: &std::path::Path) -> Result<(), String> {
+    let run = db.run(id).await.map_err(|e| e.to_string())?;
+    if run.is_tune() {
+        return crate::fleet::tune_run::write_report(db, &run, dir).await;
+    }
     crate::fleet::report::write(db, id, dir).await
 }
 

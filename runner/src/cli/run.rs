@@ -270,6 +270,14 @@ pub fn run(args: &RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
+    if let Some(message) = args
+        .config
+        .as_deref()
+        .and_then(crate::tune::config::sent_to_tune)
+    {
+        eprintln!("error: {message}");
+        return exit::USAGE;
+    }
     let mut loaded = match load(args.config.as_deref(), &args.overrides()) {
         Ok(loaded) => loaded,
         Err(e) => {

@@ -43,6 +43,18 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
     let run = db.run(id).await.map_err(|e| e.to_string())?;
     let pairs = db.pair_states(&run).await.map_err(|e| e.to_string())?;
     let workers = db.run_workers(id).await.map_err(|e| e.to_string())?;
+    if run.is_tune() {
+        let state = crate::fleet::tune_run::status(&run, pairs, &workers)?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&state).unwrap_or_default()
+            );
+        } else {
+            print!("{}", state.to_text());
+        }
+        return Ok(());
+    }
     let state = status(&run, pairs, &workers)?;
     if args.json {
         println!(

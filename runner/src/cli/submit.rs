@@ -9,6 +9,7 @@ use clap::Args;
 use super::exit;
 use crate::config::load;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
+use crate::store::pg::schema::Init;
 use crate::store::pg::{resolve, Db};
 
 /// Arguments of `submit`.
@@ -26,19 +27,43 @@ pub struct SubmitArgs {
     /// Pairs per batch handed to a worker.
     #[arg(long, default_value_t = DEFAULT_BATCH_PAIRS)]
     pub batch_pairs: u32,
+    /// For a tune config: more parameters in fishtest's format, as for `tune`.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
 }
 
 /// Stores the run and returns its id, creating the schema at first use.
-pub(crate) async fn store(db: &Db, run: &crate::store::pg::runs::NewRun) -> Result<i64, String> {
-    if db.init().await.map_err(|e| e.to_string())? {
-        eprintln!("created the xq-runner schema in {}", db.target().describe());
-    }
+pub(crate) async fn store(
+    db: &mut Db,
+    run: &crate::store::pg::runs::NewRun,
+) -> Result<i64, String> {
+    init(db).await?;
     db.submit(run).await.map_err(|e| e.to_string())
+}
+
+/// Creates (or upgrades) the schema at first use, and says so.
+pub(crate) async fn init(db: &mut Db) -> Result<(), String> {
+    match db.init().await.map_err(|e| e.to_string())? {
+        Init::Created => eprintln!("created the xq-runner schema in {}", db.target().describe()),
+        Init::Upgraded => eprintln!(
+            "upgraded the xq-runner schema from version 1 to 2 in {}",
+            db.target().describe()
+        ),
+        Init::UpToDate => {}
+    }
+    Ok(())
 }
 
 /// Runs `submit`.
 #[must_use]
 pub fn run(args: &SubmitArgs) -> u8 {
+    let is_tune = std::fs::read_to_string(&args.config)
+        .ok()
+        .and_then(|text| crate::tune::config::tune_line(&text))
+        .is_some();
+    if is_tune || args.params.is_some() {
+        return super::submit_tune::run(args);
+    }
     let sets: Vec<crate::config::Override> = args
         .set
         .iter()
@@ -69,14 +94,14 @@ pub fn run(args: &SubmitArgs) -> u8 {
         return exit::ABORTED;
     };
     runtime.block_on(async {
-        let db = match Db::connect(&target).await {
+        let mut db = match Db::connect(&target).await {
             Ok(db) => db,
             Err(e) => {
                 eprintln!("error: {e}");
                 return exit::USAGE;
             }
         };
-        match store(&db, &new).await {
+        match store(&mut db, &new).await {
             Ok(id) => {
                 eprintln!(
                     "submitted run {id}: {}, {} pairs",

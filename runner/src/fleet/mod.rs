@@ -11,10 +11,14 @@
 //! | `submit.rs` | storing a run |
 //! | `status.rs` | the state of a run, as text or JSON |
 //! | `report.rs` | a run's games and counts written as a run folder |
+//! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
+//! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
 pub mod batch;
 pub mod prepare;
 pub mod report;
 pub mod status;
 pub mod submit;
+pub mod tune_batch;
+pub mod tune_run;
 pub mod worker;

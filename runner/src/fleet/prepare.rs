@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::tune_run::TuneRun;
 use crate::client::bench_signature;
 use crate::config::{parse, Loaded};
 use crate::schedule::engines::RunContext;
@@ -21,6 +22,8 @@ const BENCH_TIMEOUT: Duration = Duration::from_secs(300);
 pub struct Prepared {
     pub loaded: Loaded,
     pub context: Arc<RunContext>,
+    /// A tune run's own settings (`None` for a match).
+    pub tune: Option<Arc<TuneRun>>,
 }
 
 /// Makes a stored run ready to be played on `concurrency` slots, or says why this worker
@@ -30,8 +33,19 @@ pub struct Prepared {
 /// The reason, one line: the config no longer validates here, the opening file is
 /// missing or differs, an engine's bench signature differs.
 pub async fn prepare(run: &RunRow, concurrency: usize) -> Result<Prepared, String> {
-    let loaded = parse(&format!("run {} (stored config)", run.id), &run.config, &[])
-        .map_err(|e| e.to_string())?;
+    let (loaded, tune) = if run.is_tune() {
+        let tune = TuneRun::of(run)?;
+        let loaded = Loaded {
+            plan: tune.tune.plan.clone(),
+            hash: run.config_hash.clone(),
+            text: run.config.clone(),
+        };
+        (loaded, Some(Arc::new(tune)))
+    } else {
+        let loaded = parse(&format!("run {} (stored config)", run.id), &run.config, &[])
+            .map_err(|e| e.to_string())?;
+        (loaded, None)
+    };
     let plan = &loaded.plan;
     if let (Some(openings), Some(expected)) = (&plan.openings, &run.openings_fingerprint) {
         let here = InputFile::of(&openings.path)
@@ -61,5 +75,9 @@ pub async fn prepare(run: &RunRow, concurrency: usize) -> Result<Prepared, Strin
     let mut plan = plan.clone();
     plan.concurrency = concurrency;
     let context = Arc::new(RunContext { plan, openings });
-    Ok(Prepared { loaded, context })
+    Ok(Prepared {
+        loaded,
+        context,
+        tune,
+    })
 }

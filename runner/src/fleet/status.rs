@@ -103,22 +103,7 @@ pub fn status(run: &RunRow, pairs: PairStates, workers: &[RunWorker]) -> Result<
         llr_upper: report.as_ref().map(|r| r.llr_upper),
         verdict: report.as_ref().map(|r| r.verdict),
         faults: tracker.fault_table().0,
-        workers: workers
-            .iter()
-            .map(|w| WorkerLine {
-                name: w.name.clone(),
-                batches: w.batches,
-                games: w.games,
-                faults: w.faults,
-                games_per_s: if w.busy_s > 0.0 {
-                    w.games as f64 / w.busy_s
-                } else {
-                    0.0
-                },
-                last_seen_s_ago: w.seen_s_ago,
-                refused: w.refused.clone(),
-            })
-            .collect(),
+        workers: worker_lines(workers),
         text: report_text(&plan, &tracker),
     })
 }
@@ -144,27 +129,55 @@ impl Status {
                 let _ = writeln!(out, "Faults of {engine}: {}", list.join(", "));
             }
         }
-        if !self.workers.is_empty() {
-            let _ = writeln!(out, "Workers:");
-            for w in &self.workers {
-                let seen = w
-                    .last_seen_s_ago
-                    .map_or_else(|| "never".to_owned(), |s| format!("{s:.0} s ago"));
-                let _ = write!(
-                    out,
-                    "  {}: {} batches, {} games, {:.2} games/s, last seen {seen}",
-                    w.name, w.batches, w.games, w.games_per_s
-                );
-                if w.faults > 0 {
-                    let _ = write!(out, ", {} games ended by an engine fault", w.faults);
-                }
-                if let Some(why) = &w.refused {
-                    let _ = write!(out, ", REFUSED the run: {why}");
-                }
-                out.push('\n');
-            }
-        }
+        workers_text(&self.workers, &mut out);
         out
+    }
+}
+
+/// The workers of a run, for `status` (of a match or a tune).
+#[must_use]
+pub fn worker_lines(workers: &[RunWorker]) -> Vec<WorkerLine> {
+    workers
+        .iter()
+        .map(|w| WorkerLine {
+            name: w.name.clone(),
+            batches: w.batches,
+            games: w.games,
+            faults: w.faults,
+            games_per_s: if w.busy_s > 0.0 {
+                w.games as f64 / w.busy_s
+            } else {
+                0.0
+            },
+            last_seen_s_ago: w.seen_s_ago,
+            refused: w.refused.clone(),
+        })
+        .collect()
+}
+
+/// The `Workers:` block of `status`.
+pub fn workers_text(workers: &[WorkerLine], out: &mut String) {
+    use std::fmt::Write as _;
+    if workers.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "Workers:");
+    for w in workers {
+        let seen = w
+            .last_seen_s_ago
+            .map_or_else(|| "never".to_owned(), |s| format!("{s:.0} s ago"));
+        let _ = write!(
+            out,
+            "  {}: {} batches, {} games, {:.2} games/s, last seen {seen}",
+            w.name, w.batches, w.games, w.games_per_s
+        );
+        if w.faults > 0 {
+            let _ = write!(out, ", {} games ended by an engine fault", w.faults);
+        }
+        if let Some(why) = &w.refused {
+            let _ = write!(out, ", REFUSED the run: {why}");
+        }
+        out.push('\n');
     }
 }
 

@@ -49,7 +49,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(8);
 
 /// Why the worker stopped.
 #[derive(Debug)]
-enum Stop {
+pub(super) enum Stop {
     /// A signal.
     Signal,
     /// An answer that will not change (a bad run id, a schema of another version).
@@ -57,9 +57,9 @@ enum Stop {
 }
 
 /// The worker's connection, opened again whenever it breaks.
-struct Link {
-    db: Db,
-    stop: watch::Receiver<bool>,
+pub(super) struct Link {
+    pub(super) db: Db,
+    pub(super) stop: watch::Receiver<bool>,
 }
 
 /// Runs a database call until it succeeds or fails for good, reconnecting with backoff
@@ -90,7 +90,12 @@ macro_rules! retry {
 impl Link {
     /// After a failed call: for a server that went away, waits and reconnects (the
     /// caller tries again); any other error ends the worker.
-    async fn recover(&mut self, what: &str, e: DbError, pause: &mut Duration) -> Result<(), Stop> {
+    pub(super) async fn recover(
+        &mut self,
+        what: &str,
+        e: DbError,
+        pause: &mut Duration,
+    ) -> Result<(), Stop> {
         if !(e.is_transient() || self.db.is_closed()) {
             return Err(Stop::Fatal(e));
         }
@@ -103,7 +108,7 @@ impl Link {
 
     /// A new connection, listening for the news of runs; the old one stays when the
     /// server is still away.
-    async fn reconnect(&mut self) {
+    pub(super) async fn reconnect(&mut self) {
         if let Ok(db) = self.db.reopen().await {
             if db.listen().await.is_ok() {
                 self.db = db;
@@ -346,7 +351,7 @@ fn closed_run_code(run: &RunRow) -> u8 {
 
 /// Whether the worker goes on with a run after a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stay {
+pub(super) enum Stay {
     On,
     /// Its engines cannot play the run here: the run is refused, for good.
     Leave,
@@ -359,6 +364,10 @@ async fn play_and_submit(
     assignment: &mut Assignment,
     claim: &Claim,
 ) -> Result<Stay, Stop> {
+    if let Some(tune) = assignment.prepared.tune.clone() {
+        let context = std::sync::Arc::clone(&assignment.prepared.context);
+        return super::tune_batch::play_and_submit(options, link, &tune, &context, claim).await;
+    }
     let began = Instant::now();
     let (batch_tx, batch_rx) = watch::channel(RunState::Running);
     let context = std::sync::Arc::clone(&assignment.prepared.context);

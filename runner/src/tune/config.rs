@@ -99,6 +99,25 @@ fn without_tune(text: &str) -> String {
         .collect()
 }
 
+/// The line of the `[tune]` table when `text` is a tune config (for `run` and `submit`,
+/// which send a tune elsewhere); `None` for any other text, even one that does not parse.
+#[must_use]
+pub fn tune_line(text: &str) -> Option<usize> {
+    line_of(text, &["tune"])
+}
+
+/// For `run` given a tune config: the one line that sends the user to `tune` (or to
+/// `submit`, for workers); `None` when the file is not a tune config.
+#[must_use]
+pub fn sent_to_tune(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = tune_line(&text)?;
+    let file = path.display();
+    Some(format!(
+        "{file}:{line}: tune: a tune config is played by `xq-runner tune {file}` (on workers: `xq-runner submit {file}`), not by `run`"
+    ))
+}
+
 /// Applies a `--set tune.KEY=VALUE` override.
 fn set_tune(tune: &mut RawTune, text: &str) -> Result<(), String> {
     let bad = |why: &str| format!("--set {text}: {why}");

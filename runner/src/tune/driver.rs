@@ -8,27 +8,26 @@
 //! the result arrives: every k is used exactly once, in order of hand-out, but theta has
 //! moved by up to C - 1 other updates in between (see `docs/tuning.md`).
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::watch;
 use tokio::task::JoinSet;
-use xq_core::board::Color;
 
 use super::config::TunePlan;
 use super::folder;
-use super::journal::{Record, TuneJournal, TUNE_JOURNAL};
+use super::iteration::{apply, assign, play_pair, PairEnd};
+use super::journal::{TuneJournal, TUNE_JOURNAL};
 use super::options;
 use super::outputs::TuneSummary;
 use super::progress::TuneProgress;
 use super::report;
-use super::spsa::{Gains, IterationRng, Step};
+use super::spsa::Gains;
 use crate::exit;
 use crate::game::EndReason;
-use crate::schedule::engines::{Engines, RunContext};
+use crate::schedule::engines::RunContext;
 use crate::schedule::RunState;
-use crate::store::layout::Job;
 
 /// How a tune ended.
 #[derive(Debug)]
@@ -36,101 +35,6 @@ pub struct TuneOutcome {
     pub exit_code: u8,
     /// The tune can be continued with `--resume`.
     pub resumable: bool,
-}
-
-/// One iteration as handed out.
-#[derive(Debug, Clone)]
-struct Assignment {
-    k: u64,
-    steps: Vec<Step>,
-    plus: Vec<i64>,
-    minus: Vec<i64>,
-}
-
-/// How a pair ended.
-enum PairEnd {
-    /// The theta+ side's score in each game, and the reasons the games ended.
-    Played([f64; 2], [EndReason; 2]),
-    /// The tune stops: the pair is dropped.
-    Stopped,
-    /// A game could not start at all.
-    Failed(String),
-}
-
-/// The iteration `k` at `theta`: its flips and rounded values come from the run's seed
-/// and `k` alone, so the same iteration replayed after a resume flips the same way.
-fn assign(tune: &TunePlan, gains: &[Gains], theta: &[f64], k: u64) -> Assignment {
-    let mut rng = IterationRng::new(tune.plan.seed, k);
-    let steps: Vec<Step> = gains
-        .iter()
-        .zip(theta)
-        .map(|(g, &t)| {
-            let flip = rng.flip();
-            Step::new(g, &tune.schedule, k, t, flip)
-        })
-        .collect();
-    let plus = steps.iter().map(|s| rng.round(s.plus)).collect();
-    let minus = steps.iter().map(|s| rng.round(s.minus)).collect();
-    Assignment {
-        k,
-        steps,
-        plus,
-        minus,
-    }
-}
-
-/// Plays the pair of one iteration on fresh engines (each iteration's values are set at
-/// start-up, so no engine carries a table or history over from other values).
-async fn play_pair(
-    mut run: RunContext,
-    fixed: [Vec<(String, String)>; 2],
-    names: Arc<Vec<String>>,
-    a: Assignment,
-    mut state: watch::Receiver<RunState>,
-) -> (RunContext, Assignment, PairEnd) {
-    for (side, values) in [(0, &a.plus), (1, &a.minus)] {
-        let mut options = fixed[side].clone();
-        options.extend(
-            names
-                .iter()
-                .zip(values)
-                .map(|(n, v)| (n.clone(), v.to_string())),
-        );
-        run.plan.engines[side].spec.options = options;
-    }
-    let mut engines = Engines::default();
-    let mut scores = [0.5; 2];
-    let mut reasons = [EndReason::MaxPlies; 2];
-    for game in 0..2u8 {
-        // Game 1: theta+ (engine 0) Red; game 2: colours swapped.
-        let (red, black) = if game == 0 { (0, 1) } else { (1, 0) };
-        let job = Job {
-            pair: a.k - 1,
-            game,
-            pairing: 0,
-            round: a.k - 1,
-            red,
-            black,
-        };
-        match engines.play(&run, job, &mut state).await {
-            Ok(Some(entry)) => {
-                let plus = if game == 0 { Color::Red } else { Color::Black };
-                scores[usize::from(game)] = entry.result.score_for(plus);
-                reasons[usize::from(game)] = entry.reason;
-            }
-            Ok(None) => {
-                engines.close().await;
-                return (run, a, PairEnd::Stopped);
-            }
-            Err(e) => {
-                engines.close().await;
-                let why = format!("iteration {} game {}: {e}", a.k, game + 1);
-                return (run, a, PairEnd::Failed(why));
-            }
-        }
-    }
-    engines.close().await;
-    (run, a, PairEnd::Played(scores, reasons))
 }
 
 /// The values as `name value, ...` for the progress bar.
@@ -254,7 +158,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
             let (Some(run), Some(k)) = (contexts.pop(), pending.pop_front()) else {
                 break;
             };
-            let a = assign(tune, &gains, &theta, k);
+            let a = assign(plan.seed, &tune.schedule, &gains, &theta, k);
             in_flight.spawn(play_pair(
                 run,
                 fixed.clone(),
@@ -282,35 +186,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
                 continue;
             }
         };
-        let result: i32 = scores.iter().map(|&s| ((s - 0.5) * 2.0) as i32).sum();
-        let after: Vec<f64> = a
-            .steps
-            .iter()
-            .zip(&gains)
-            .zip(&theta)
-            .map(|((step, g), &t)| step.update(g, t, result))
-            .collect();
-        let letter = |s: f64| match s {
-            s if s > 0.75 => 'W',
-            s if s < 0.25 => 'L',
-            _ => 'D',
-        };
-        let map_i = |values: &[i64]| -> BTreeMap<String, i64> {
-            names.iter().cloned().zip(values.iter().copied()).collect()
-        };
-        let record = Record {
-            iteration: a.k,
-            plus: map_i(&a.plus),
-            minus: map_i(&a.minus),
-            flip: names
-                .iter()
-                .cloned()
-                .zip(a.steps.iter().map(|s| if s.flip > 0.0 { 1 } else { -1 }))
-                .collect(),
-            games: [letter(scores[0]), letter(scores[1])],
-            result,
-            theta: names.iter().cloned().zip(after.iter().copied()).collect(),
-        };
+        let (after, record) = apply(&a, &names, &gains, &theta, scores);
         // The journal first: theta moves on only once the result is on disk.
         if let Err(e) = journal.append(&record) {
             progress.println(&format!("error: {e}; stopping"));

@@ -9,6 +9,7 @@
 //! | `options.rs` | the engine's announced spin options, and the parameters against them |
 //! | `journal.rs` | `tune.jsonl`: one synced line per finished pair; resume |
 //! | `folder.rs` | the output folder: a new tune, a resume |
+//! | `iteration.rs` | one iteration: its assignment, its pair played, its result applied (local and on workers) |
 //! | `driver.rs` | the loop: iterations handed out, pairs played, theta updated |
 //! | `progress.rs` | the progress bar |
 //! | `outputs.rs` | `tune.json`: final values, options line, fishtest lines, trajectory |
@@ -17,6 +18,7 @@
 pub mod config;
 pub mod driver;
 pub mod folder;
+pub mod iteration;
 pub mod journal;
 pub mod options;
 pub mod outputs;

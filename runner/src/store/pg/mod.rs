@@ -1,6 +1,7 @@
 //! PostgreSQL as the store of runs played on many machines: the schema (`schema.sql`),
 //! connecting as libpq would (`connect.rs`), runs (`runs.rs`: submit, cancel, status,
-//! games) and batches (`batches.rs`: claim, renew, release, submit under a lease).
+//! games), batches (`batches.rs`: claim, renew, release, submit under a lease) and tune
+//! runs (`tune.rs`: their SPSA state, a batch of iterations submitted, their records).
 //!
 //! Every statement a worker runs is a function of the schema, called in short
 //! transactions; the counts of a run live in its row, read and written whole under the
@@ -10,6 +11,7 @@ pub mod batches;
 pub mod connect;
 pub mod runs;
 pub mod schema;
+pub mod tune;
 
 use std::sync::Arc;
 

@@ -42,11 +42,16 @@ pub struct RunRow {
     pub exit_code: Option<u8>,
     /// Seconds from the submit to the end (or to now while open).
     pub age_s: f64,
+    /// `match` (any run of `run`) or `tune`.
+    pub kind: String,
+    /// A tune's SPSA state, as JSON (read and written by `fleet/tune_run.rs`).
+    pub tune: Option<String>,
 }
 
 const RUN_COLUMNS: &str = "id, title, config, config_hash, openings_fingerprint, bench::text,
     total_pairs, batch_pairs, next_pair, pairs_done, games_done, counts::text, state, status,
-    exit_code, extract(epoch from coalesce(ended_at, now()) - created_at)::float8";
+    exit_code, extract(epoch from coalesce(ended_at, now()) - created_at)::float8, kind,
+    tune::text";
 
 fn unsigned(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
@@ -81,6 +86,8 @@ impl RunRow {
                 .get::<_, Option<i32>>(14)
                 .and_then(|c| u8::try_from(c).ok()),
             age_s: row.get(15),
+            kind: row.get(16),
+            tune: row.get(17),
         })
     }
 
@@ -88,6 +95,12 @@ impl RunRow {
     #[must_use]
     pub fn is_open(&self) -> bool {
         self.state == "open"
+    }
+
+    /// Whether the run is a tune.
+    #[must_use]
+    pub fn is_tune(&self) -> bool {
+        self.kind == "tune"
     }
 }
 
@@ -123,14 +136,32 @@ impl Db {
     /// # Errors
     /// [`DbError::Query`].
     pub async fn submit(&self, run: &NewRun) -> Result<i64, DbError> {
+        self.insert_run(run, "match", None).await
+    }
+
+    /// Stores a new tune run with its SPSA state (JSON); returns its id.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn submit_tune(&self, run: &NewRun, state: &str) -> Result<i64, DbError> {
+        self.insert_run(run, "tune", Some(state)).await
+    }
+
+    async fn insert_run(
+        &self,
+        run: &NewRun,
+        kind: &str,
+        tune: Option<&str>,
+    ) -> Result<i64, DbError> {
         let bench = serde_json::to_string(&run.bench).unwrap_or_else(|_| "{}".to_owned());
         let counts = serde_json::to_string(&Counts::default()).unwrap_or_else(|_| "{}".to_owned());
         let row = self
             .client()
             .query_one(
                 "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
-                     total_pairs, batch_pairs, counts)
-                 VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8::text::jsonb) RETURNING id",
+                     total_pairs, batch_pairs, counts, kind, tune)
+                 VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8::text::jsonb, $9,
+                     $10::text::jsonb) RETURNING id",
                 &[
                     &run.title,
                     &run.config,
@@ -140,6 +171,8 @@ impl Db {
                     &i64::try_from(run.total_pairs).unwrap_or(i64::MAX),
                     &i32::try_from(run.batch_pairs).unwrap_or(i32::MAX),
                     &counts,
+                    &kind,
+                    &tune,
                 ],
             )
             .await

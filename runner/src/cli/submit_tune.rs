@@ -1,0 +1,57 @@
+//! `xq-runner submit <tune.toml> --db URL [--params FILE] [--set ...]`: a tune config
+//! checked as `tune` checks it before playing (the config, the opening file, the
+//! engine's options), stored with its SPSA state, its id alone on the last line.
+
+use super::exit;
+use super::submit::{init, SubmitArgs};
+use crate::fleet::tune_run::new_run;
+use crate::store::pg::{resolve, Db};
+
+/// Runs `submit` for a tune config.
+#[must_use]
+pub fn run(args: &SubmitArgs) -> u8 {
+    let mut tune = match crate::tune::load(&args.config, &args.set, args.params.as_deref()) {
+        Ok(tune) => tune,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let target = match resolve(args.db.as_deref()) {
+        Ok(target) => target,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let stored = async {
+            let (new, state) = new_run(&mut tune, args.batch_pairs).await?;
+            let mut db = Db::connect(&target).await.map_err(|e| e.to_string())?;
+            init(&mut db).await?;
+            let id = db
+                .submit_tune(&new, &state)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>((id, new))
+        }
+        .await;
+        match stored {
+            Ok((id, new)) => {
+                eprintln!(
+                    "submitted run {id}: {}, {} iterations of one pair",
+                    new.title, new.total_pairs
+                );
+                println!("{id}");
+                exit::OK
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}

@@ -1,0 +1,212 @@
+//! One batch of a tune run on a worker: its iterations take theta as it is right after
+//! the claim (their flips, gains and rounded values made as a local tune makes them),
+//! their pairs are played on the worker's slots with the local tuner's pair code, the
+//! lease renewed meanwhile; then the results are applied to theta as it is when the
+//! batch commits, in the transaction that stores the records (`TuneRun::decide`).
+//!
+//! A batch counts whole or not at all: a stop, a lost lease or a killed worker drops
+//! it, theta never saw it, and the server hands its pairs out again, with theta as it
+//! is then.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use super::tune_run::{TuneRun, TuneState};
+use super::worker::{Link, Stay, Stop, WorkerOptions};
+use crate::game::EndReason;
+use crate::schedule::engines::RunContext;
+use crate::schedule::RunState;
+use crate::store::pg::batches::Claim;
+use crate::store::pg::DbError;
+use crate::tune::iteration::{assign, play_pair, Assignment, PairEnd};
+
+/// How a batch's pairs ended.
+enum Played {
+    /// Every pair: its assignment and the theta+ side's scores, in iteration order,
+    /// and the reasons the games ended.
+    Whole(Vec<(Assignment, [f64; 2])>, Vec<EndReason>),
+    Dropped,
+    Failed(String),
+}
+
+/// Plays the assignments on at most `slots` pairs at once.
+async fn play_all(
+    tune: &TuneRun,
+    context: &RunContext,
+    assignments: Vec<Assignment>,
+    slots: usize,
+    state: &watch::Receiver<RunState>,
+) -> Played {
+    let mut pending = assignments.into_iter();
+    let mut in_flight = JoinSet::new();
+    let mut spare = slots.max(1);
+    let mut played = Vec::new();
+    let mut reasons = Vec::new();
+    let mut verdict = None;
+    loop {
+        while verdict.is_none() && spare > 0 {
+            let Some(a) = pending.next() else { break };
+            spare -= 1;
+            let run = RunContext {
+                plan: context.plan.clone(),
+                openings: context.openings.clone(),
+            };
+            in_flight.spawn(play_pair(
+                run,
+                tune.fixed.clone(),
+                Arc::clone(&tune.names),
+                a,
+                state.clone(),
+            ));
+        }
+        let Some(joined) = in_flight.join_next().await else {
+            break;
+        };
+        spare += 1;
+        match joined {
+            Ok((_, a, PairEnd::Played(scores, why))) => {
+                played.push((a, scores));
+                reasons.extend(why);
+            }
+            Ok((_, _, PairEnd::Stopped)) => {
+                verdict.get_or_insert(Played::Dropped);
+            }
+            Ok((_, _, PairEnd::Failed(why))) => {
+                verdict.get_or_insert(Played::Failed(why));
+            }
+            Err(e) => {
+                verdict.get_or_insert(Played::Failed(format!("a pair's task failed: {e}")));
+            }
+        }
+    }
+    if let Some(v) = verdict {
+        return v;
+    }
+    played.sort_by_key(|(a, _)| a.k);
+    Played::Whole(played, reasons)
+}
+
+/// Plays a claimed tune batch, renewing its lease, and submits it.
+pub(super) async fn play_and_submit(
+    options: &WorkerOptions,
+    link: &mut Link,
+    tune: &TuneRun,
+    context: &Arc<RunContext>,
+    claim: &Claim,
+) -> Result<Stay, Stop> {
+    let began = Instant::now();
+    // theta at claim time: read once, right after the claim.
+    let mut pause = std::time::Duration::from_millis(250);
+    let theta = loop {
+        match link.db.tune_state(claim.run).await {
+            Ok(Some(text)) => match TuneState::parse(&text) {
+                Ok(state) => break state.theta,
+                Err(why) => return leave(options, link, claim, &why).await,
+            },
+            Ok(None) => {
+                return leave(options, link, claim, "the run has no tune state").await;
+            }
+            Err(e) => link.recover("reading theta", e, &mut pause).await?,
+        }
+    };
+    let schedule = &tune.tune.schedule;
+    let seed = tune.tune.plan.seed;
+    let assignments: Vec<Assignment> = (claim.first_pair..claim.first_pair + claim.pairs)
+        .map(|pair| assign(seed, schedule, &tune.gains, &theta, pair + 1))
+        .collect();
+    let (batch_tx, batch_rx) = watch::channel(RunState::Running);
+    let mut renewal = tokio::time::interval(options.lease / 3);
+    renewal.tick().await;
+    let mut stop = link.stop.clone();
+    let played = {
+        let play = play_all(tune, context, assignments, options.concurrency, &batch_rx);
+        tokio::pin!(play);
+        loop {
+            tokio::select! {
+                played = &mut play => break played,
+                _ = renewal.tick() => {
+                    let _ = link.db.heartbeat(&options.name, Some(claim.run), options.concurrency).await;
+                    match link.db.renew(claim, options.lease).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            tracing::warn!("batch {} is lost (another worker has it, or the run closed): dropping it", claim.batch);
+                            let _ = batch_tx.send(RunState::Stopping);
+                        }
+                        Err(e) => {
+                            tracing::warn!("renewing batch {}: {e}", claim.batch);
+                            if link.db.is_closed() {
+                                link.reconnect().await;
+                            }
+                        }
+                    }
+                }
+                _ = stop.wait_for(|s| *s) => {
+                    let _ = batch_tx.send(RunState::Stopping);
+                }
+            }
+        }
+    };
+    let (played, reasons) = match played {
+        Played::Whole(played, reasons) => (played, reasons),
+        Played::Dropped => {
+            let _ = link.db.release(claim).await;
+            return if *link.stop.borrow() {
+                Err(Stop::Signal)
+            } else {
+                Ok(Stay::On)
+            };
+        }
+        Played::Failed(why) => return leave(options, link, claim, &why).await,
+    };
+    let faults = reasons.iter().filter(|r| r.is_fault()).count() as u64;
+    let busy = began.elapsed();
+    pause = std::time::Duration::from_millis(250);
+    loop {
+        if *link.stop.borrow() {
+            return Err(Stop::Signal);
+        }
+        let result = link
+            .db
+            .submit_tune_batch(claim, faults, busy, |stored, done, total| {
+                tune.decide(stored, &played, done, total)
+            })
+            .await;
+        match result {
+            Ok(Some(closing)) => {
+                println!("run {}: {} ({})", claim.run, closing.status, closing.state);
+                return Ok(Stay::On);
+            }
+            Ok(None) => return Ok(Stay::On),
+            Err(DbError::LeaseLost(why) | DbError::RunClosed(why)) => {
+                // Another worker has the pairs, or the run ended: theta must not see this.
+                tracing::warn!("batch {} not counted: {why}", claim.batch);
+                return Ok(Stay::On);
+            }
+            Err(e) => link.recover("submitting a batch", e, &mut pause).await?,
+        }
+    }
+}
+
+/// Gives the batch back and leaves the run for good, saying why (in `status`).
+async fn leave(
+    options: &WorkerOptions,
+    link: &mut Link,
+    claim: &Claim,
+    why: &str,
+) -> Result<Stay, Stop> {
+    eprintln!(
+        "error: run {}: {why}; this worker leaves the run",
+        claim.run
+    );
+    let _ = link.db.release(claim).await;
+    let mut pause = std::time::Duration::from_millis(250);
+    loop {
+        match link.db.refuse(claim.run, &options.name, why).await {
+            Ok(()) => return Ok(Stay::Leave),
+            Err(e) => link.recover("refusing a run", e, &mut pause).await?,
+        }
+    }
+}

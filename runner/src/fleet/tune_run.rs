@@ -1,0 +1,485 @@
+//! A tune run on the workers: stored by `submit` with its SPSA state (the parameters as
+//! fitted to the engine's options, the schedule, theta) in the run's row; made ready on a
+//! worker from its stored config and state; each played batch applied to the state as it
+//! is when the batch commits (`decide`, with the local tuner's arithmetic from
+//! `tune/iteration.rs`); shown by `status`; written by `report --db` as the folder a
+//! local `tune` writes (`tune-run.json`, `tune.jsonl`, `tune.json`, `report.html`).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::status::WorkerLine;
+use crate::exit;
+use crate::store::meta::InputFile;
+use crate::store::pg::batches::Closing;
+use crate::store::pg::runs::{NewRun, PairStates, RunRow, RunWorker};
+use crate::store::pg::tune::TuneDecision;
+use crate::store::pg::Db;
+use crate::tune::config::TunePlan;
+use crate::tune::folder::{TuneMeta, TUNE_RUN};
+use crate::tune::iteration::{apply, Assignment};
+use crate::tune::journal::{Record, TUNE_JOURNAL};
+use crate::tune::outputs::TuneSummary;
+use crate::tune::params::TuneParam;
+use crate::tune::spsa::{Gains, Schedule};
+
+/// The SPSA state of a tune run, as the run's row keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneState {
+    /// The parameters, their ranges narrowed to the engine's at submit.
+    pub params: Vec<TuneParam>,
+    pub schedule: Schedule,
+    /// theta, in the order of `params`.
+    pub theta: Vec<f64>,
+}
+
+impl TuneState {
+    /// The state of a stored run.
+    ///
+    /// # Errors
+    /// One line: not a tune, or a damaged state.
+    pub fn of(run: &RunRow) -> Result<TuneState, String> {
+        let text = run
+            .tune
+            .as_deref()
+            .ok_or_else(|| format!("run {} is not a tune", run.id))?;
+        TuneState::parse(text).map_err(|e| format!("run {}: {e}", run.id))
+    }
+
+    /// The state from its JSON.
+    ///
+    /// # Errors
+    /// One line: a damaged state.
+    pub fn parse(text: &str) -> Result<TuneState, String> {
+        let state: TuneState =
+            serde_json::from_str(text).map_err(|e| format!("the tune state is damaged: {e}"))?;
+        if state.theta.len() != state.params.len() {
+            return Err(
+                "the tune state is damaged: theta and the parameters differ in length".to_owned(),
+            );
+        }
+        Ok(state)
+    }
+
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The gains of each parameter.
+    #[must_use]
+    pub fn gains(&self) -> Vec<Gains> {
+        self.params
+            .iter()
+            .map(|p| Gains::new(&self.schedule, p.min, p.max, p.c_end, p.r_end))
+            .collect()
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.params.iter().map(|p| p.name.clone()).collect()
+    }
+}
+
+/// The engine's name as a local tune names it (its sides are `name+` and `name-`).
+fn engine_name(tune: &TunePlan) -> String {
+    tune.plan.engines[0]
+        .spec
+        .name
+        .trim_end_matches('+')
+        .to_owned()
+}
+
+/// FNV-1a of the config, as the runs table keeps a config's hash.
+fn config_hash(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The run to store for a tune, and its state: the checks of a local tune's start (the
+/// opening file, the engine's options, each parameter's range fitted to the engine's)
+/// made here, so that a bad tune is refused at submit.
+///
+/// # Errors
+/// One line naming the problem (file:line of the parameter where there is one).
+pub async fn new_run(tune: &mut TunePlan, batch_pairs: u32) -> Result<(NewRun, String), String> {
+    let plan = &tune.plan;
+    crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+    let announced = crate::tune::options::announced(&plan.engines[0], plan.timeouts).await?;
+    for warning in
+        crate::tune::options::fit(&mut tune.params, &announced).map_err(|e| e.to_string())?
+    {
+        eprintln!("{warning}");
+    }
+    let plan = &tune.plan;
+    let openings_fingerprint = match &plan.openings {
+        Some(o) => Some(
+            InputFile::of(&o.path)
+                .map_err(|e| format!("{}: cannot read: {e}", o.path.display()))?
+                .fingerprint,
+        ),
+        None => None,
+    };
+    let state = TuneState {
+        params: tune.params.clone(),
+        schedule: tune.schedule,
+        theta: tune.params.iter().map(|p| p.start).collect(),
+    };
+    let engine = &plan.engines[0];
+    let bench = engine
+        .bench
+        .map(|b| (engine.spec.name.clone(), b))
+        .into_iter()
+        .collect();
+    let run = NewRun {
+        title: format!("tune of {}", engine_name(tune)),
+        config: tune.config.clone(),
+        config_hash: config_hash(&tune.config),
+        openings_fingerprint,
+        bench,
+        total_pairs: tune.schedule.iterations,
+        batch_pairs: batch_pairs.max(1),
+    };
+    Ok((run, state.to_json()))
+}
+
+/// A tune run made ready on a worker.
+#[derive(Debug)]
+pub struct TuneRun {
+    pub tune: TunePlan,
+    pub gains: Vec<Gains>,
+    pub names: Arc<Vec<String>>,
+    /// Each side's options that are not tuned.
+    pub fixed: [Vec<(String, String)>; 2],
+}
+
+impl TuneRun {
+    /// The tune of a stored run, with the parameters and schedule of its state.
+    ///
+    /// # Errors
+    /// One line: the stored config no longer validates here, or the state is damaged.
+    pub fn of(run: &RunRow) -> Result<TuneRun, String> {
+        let state = TuneState::of(run)?;
+        let mut tune = crate::tune::config::parse(
+            &format!("run {} (stored config)", run.id),
+            &run.config,
+            &[],
+            Vec::new(),
+        )
+        .map_err(|e| e.to_string())?;
+        tune.params.clone_from(&state.params);
+        tune.schedule = state.schedule;
+        let fixed = [
+            tune.plan.engines[0].spec.options.clone(),
+            tune.plan.engines[1].spec.options.clone(),
+        ];
+        Ok(TuneRun {
+            gains: state.gains(),
+            names: Arc::new(state.names()),
+            fixed,
+            tune,
+        })
+    }
+
+    /// Applies a played batch (its iterations in order) to the state stored now, and
+    /// says whether the tune ends: every iteration is then done.
+    ///
+    /// # Errors
+    /// One line: the stored state is damaged or is another tune's.
+    pub fn decide(
+        &self,
+        stored: &str,
+        played: &[(Assignment, [f64; 2])],
+        done: u64,
+        total: u64,
+    ) -> Result<TuneDecision, String> {
+        let mut state = TuneState::parse(stored)?;
+        if state.params.len() != self.gains.len() {
+            return Err("the stored tune state has other parameters".to_owned());
+        }
+        let mut iterations = Vec::with_capacity(played.len());
+        let mut records = Vec::with_capacity(played.len());
+        for (a, scores) in played {
+            let (after, record) = apply(a, &self.names, &self.gains, &state.theta, *scores);
+            state.theta = after;
+            iterations.push(a.k);
+            records.push(serde_json::to_string(&record).map_err(|e| e.to_string())?);
+        }
+        Ok(TuneDecision {
+            iterations,
+            records,
+            state: state.to_json(),
+            closing: (done >= total).then(|| Closing {
+                state: "finished",
+                status: "finished".to_owned(),
+                exit_code: exit::OK,
+            }),
+        })
+    }
+}
+
+/// One parameter's state, for `status`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamNow {
+    pub name: String,
+    pub value: f64,
+    pub start: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// A tune run's state, as `status --json` prints it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TuneStatus {
+    pub id: i64,
+    pub kind: &'static str,
+    pub title: String,
+    pub state: String,
+    pub status: String,
+    pub exit_code: Option<u8>,
+    /// Iterations applied to theta.
+    pub pairs: u64,
+    pub pairs_total: u64,
+    pub pairs_claimed: u64,
+    pub pairs_expired: u64,
+    pub pairs_left: u64,
+    pub params: Vec<ParamNow>,
+    /// The current values as an `options = { ... }` line.
+    pub options_line: String,
+    pub workers: Vec<WorkerLine>,
+}
+
+/// The state of a tune run.
+///
+/// # Errors
+/// One line: a damaged state.
+pub fn status(
+    run: &RunRow,
+    pairs: PairStates,
+    workers: &[RunWorker],
+) -> Result<TuneStatus, String> {
+    let state = TuneState::of(run)?;
+    let summary = TuneSummary::new("", 0, &state.params, &state.theta, &[], "");
+    Ok(TuneStatus {
+        id: run.id,
+        kind: "tune",
+        title: run.title.clone(),
+        state: run.state.clone(),
+        status: run.status.clone(),
+        exit_code: run.exit_code,
+        pairs: run.pairs_done,
+        pairs_total: run.total_pairs,
+        pairs_claimed: pairs.claimed,
+        pairs_expired: pairs.expired,
+        pairs_left: pairs.left,
+        params: state
+            .params
+            .iter()
+            .zip(&state.theta)
+            .map(|(p, &value)| ParamNow {
+                name: p.name.clone(),
+                value,
+                start: p.start,
+                min: p.min,
+                max: p.max,
+            })
+            .collect(),
+        options_line: summary.options_line,
+        workers: super::status::worker_lines(workers),
+    })
+}
+
+impl TuneStatus {
+    /// The state as text.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = format!(
+            "Run {}: {} [{}] {}\n",
+            self.id, self.title, self.state, self.status
+        );
+        let _ = writeln!(
+            out,
+            "Tune: {} of {} iterations applied",
+            self.pairs, self.pairs_total
+        );
+        for p in &self.params {
+            let _ = writeln!(
+                out,
+                "  {}: {:.2} (start {}, range [{}, {}])",
+                p.name, p.value, p.start, p.min, p.max
+            );
+        }
+        let _ = writeln!(out, "  {}", self.options_line);
+        let _ = writeln!(
+            out,
+            "Pairs: {} done, {} claimed, {} waiting for another worker, {} not handed out (of {})",
+            self.pairs, self.pairs_claimed, self.pairs_expired, self.pairs_left, self.pairs_total
+        );
+        super::status::workers_text(&self.workers, &mut out);
+        out
+    }
+}
+
+/// Writes tune run `id` into `dir` as a local tune's folder: a new folder, or one
+/// holding an earlier report of the same tune (written over).
+///
+/// # Errors
+/// One line: not a tune, a folder holding something else, a file that cannot be written.
+pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Result<(), String> {
+    let tune = TuneRun::of(run)?;
+    let state = TuneState::of(run)?;
+    match std::fs::read_to_string(dir.join(TUNE_RUN)) {
+        Ok(text) => {
+            let same =
+                serde_json::from_str::<TuneMeta>(&text).is_ok_and(|meta| meta.config == run.config);
+            if !same {
+                return Err(format!(
+                    "{}: holds another tune: give another --out",
+                    dir.display()
+                ));
+            }
+            std::fs::remove_file(dir.join(TUNE_RUN))
+                .map_err(|e| format!("{}: {e}", dir.join(TUNE_RUN).display()))?;
+            std::fs::remove_file(dir.join(TUNE_JOURNAL))
+                .or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })
+                .map_err(|e| format!("{}: {e}", dir.join(TUNE_JOURNAL).display()))?;
+        }
+        Err(_) => crate::tune::folder::check_new(dir)?,
+    }
+    let mut records: Vec<Record> = Vec::new();
+    let mut damaged = None;
+    db.tune_records(run.id, |line| match serde_json::from_str::<Record>(line) {
+        Ok(r) => records.push(r),
+        Err(e) => {
+            damaged.get_or_insert(e);
+        }
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    if let Some(e) = damaged {
+        return Err(format!("run {}: a tune record is damaged: {e}", run.id));
+    }
+    crate::tune::folder::create(dir, &run.config)?;
+    let journal = dir.join(TUNE_JOURNAL);
+    let mut lines = String::new();
+    for r in &records {
+        lines.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
+        lines.push('\n');
+    }
+    std::fs::write(&journal, lines)
+        .map_err(|e| format!("{}: cannot write: {e}", journal.display()))?;
+    let status = if run.is_open() {
+        "in progress".to_owned()
+    } else {
+        run.status.clone()
+    };
+    let summary = TuneSummary::new(
+        &engine_name(&tune.tune),
+        state.schedule.iterations,
+        &state.params,
+        &state.theta,
+        &records,
+        &status,
+    );
+    summary
+        .write(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    crate::tune::report::write(dir, &summary, &records, &run.config)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::iteration::assign;
+
+    fn state() -> TuneState {
+        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        TuneState {
+            params: vec![TuneParam {
+                name: "X".to_owned(),
+                start: 50.0,
+                min: 0.0,
+                max: 100.0,
+                c_end: 5.0,
+                r_end: 0.01,
+                origin: None,
+            }],
+            schedule,
+            theta: vec![50.0],
+        }
+    }
+
+    /// The check vector of `tune/spsa.rs` (flips and results in, theta out), played
+    /// as batches whose results arrive one by one: the same trajectory to 1e-9.
+    #[test]
+    fn batches_applied_in_turn_follow_the_check_vector() {
+        const FLIPS: [f64; 10] = [1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0];
+        const RESULTS: [i32; 10] = [2, -1, 0, 1, -2, 1, 2, 0, -1, 1];
+        const THETA: [f64; 10] = [
+            50.221155802789,
+            50.314066439230,
+            50.314066439230,
+            50.387334807106,
+            50.253037496978,
+            50.190702397483,
+            50.307548202854,
+            50.307548202854,
+            50.255155971612,
+            50.305155971612,
+        ];
+        let s = state();
+        let gains = s.gains();
+        let run = TuneRun {
+            tune: crate::tune::config::parse(
+                "t.toml",
+                "[time]\ndepth = 1\n[[engine]]\nname = \"e\"\ncommand = [\"/bin/sh\"]\n[tune]\npairs = 10\n[[tune.param]]\nname = \"X\"\nstart = 50\nmin = 0\nmax = 100\nc_end = 5\nr_end = 0.01\n",
+                &[],
+                Vec::new(),
+            )
+            .expect("a tune"),
+            gains: gains.clone(),
+            names: Arc::new(vec!["X".to_owned()]),
+            fixed: [Vec::new(), Vec::new()],
+        };
+        let mut stored = s.to_json();
+        for k in 1..=10u64 {
+            let mut a = assign(1, &s.schedule, &gains, &[50.0], k);
+            // The check vector's flip, whatever the seed drew.
+            a.steps[0] = crate::tune::spsa::Step::new(
+                &gains[0],
+                &s.schedule,
+                k,
+                50.0,
+                FLIPS[k as usize - 1],
+            );
+            let r = RESULTS[k as usize - 1];
+            let scores = [
+                0.5 + 0.5 * f64::from(r.clamp(-1, 1)),
+                0.5 + 0.5 * f64::from(r - r.clamp(-1, 1)),
+            ];
+            let d = run.decide(&stored, &[(a, scores)], k, 10).expect("decides");
+            assert_eq!(d.iterations, vec![k]);
+            assert_eq!(d.closing.is_some(), k == 10);
+            stored = d.state;
+            let now = TuneState::parse(&stored).expect("state");
+            assert!(
+                (now.theta[0] - THETA[k as usize - 1]).abs() < 1e-9,
+                "k={k}: {} != {}",
+                now.theta[0],
+                THETA[k as usize - 1]
+            );
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! One SPSA iteration, the same for a local tune and a tune on the workers: its
+//! assignment (the flips, the gains, the two rounded option sets) made from theta when it
+//! is handed out, its pair played through the runner's own game code, and its result
+//! applied to theta as theta is when the result arrives, giving the journal's record.
+//! The arithmetic lives here and in `spsa.rs` only, so both ways of tuning follow
+//! fishtest's formulas and its check vector alike.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use tokio::sync::watch;
+use xq_core::board::Color;
+
+use super::journal::Record;
+use super::spsa::{Gains, IterationRng, Schedule, Step};
+use crate::game::EndReason;
+use crate::schedule::engines::{Engines, RunContext};
+use crate::schedule::RunState;
+use crate::store::layout::Job;
+
+/// One iteration as handed out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assignment {
+    /// k, from 1.
+    pub k: u64,
+    pub steps: Vec<Step>,
+    /// The integer values of the theta+ side (engine 0), per parameter.
+    pub plus: Vec<i64>,
+    /// The values of the theta- side (engine 1).
+    pub minus: Vec<i64>,
+}
+
+/// The iteration `k` at `theta`: its flips and rounded values come from the run's seed
+/// and `k` alone, so the same iteration handed out again flips the same way.
+#[must_use]
+pub fn assign(
+    seed: u64,
+    schedule: &Schedule,
+    gains: &[Gains],
+    theta: &[f64],
+    k: u64,
+) -> Assignment {
+    let mut rng = IterationRng::new(seed, k);
+    let steps: Vec<Step> = gains
+        .iter()
+        .zip(theta)
+        .map(|(g, &t)| {
+            let flip = rng.flip();
+            Step::new(g, schedule, k, t, flip)
+        })
+        .collect();
+    let plus = steps.iter().map(|s| rng.round(s.plus)).collect();
+    let minus = steps.iter().map(|s| rng.round(s.minus)).collect();
+    Assignment {
+        k,
+        steps,
+        plus,
+        minus,
+    }
+}
+
+/// Applies a played iteration to `theta` (theta as it is now, which may have moved
+/// since the iteration was handed out): theta after the update, and the record.
+#[must_use]
+pub fn apply(
+    a: &Assignment,
+    names: &[String],
+    gains: &[Gains],
+    theta: &[f64],
+    scores: [f64; 2],
+) -> (Vec<f64>, Record) {
+    let result: i32 = scores.iter().map(|&s| ((s - 0.5) * 2.0) as i32).sum();
+    let after: Vec<f64> = a
+        .steps
+        .iter()
+        .zip(gains)
+        .zip(theta)
+        .map(|((step, g), &t)| step.update(g, t, result))
+        .collect();
+    let letter = |s: f64| match s {
+        s if s > 0.75 => 'W',
+        s if s < 0.25 => 'L',
+        _ => 'D',
+    };
+    let map_i = |values: &[i64]| -> BTreeMap<String, i64> {
+        names.iter().cloned().zip(values.iter().copied()).collect()
+    };
+    let record = Record {
+        iteration: a.k,
+        plus: map_i(&a.plus),
+        minus: map_i(&a.minus),
+        flip: names
+            .iter()
+            .cloned()
+            .zip(a.steps.iter().map(|s| if s.flip > 0.0 { 1 } else { -1 }))
+            .collect(),
+        games: [letter(scores[0]), letter(scores[1])],
+        result,
+        theta: names.iter().cloned().zip(after.iter().copied()).collect(),
+    };
+    (after, record)
+}
+
+/// How a pair ended.
+#[derive(Debug)]
+pub enum PairEnd {
+    /// The theta+ side's score in each game, and the reasons the games ended.
+    Played([f64; 2], [EndReason; 2]),
+    /// The tune stops: the pair is dropped.
+    Stopped,
+    /// A game could not start at all.
+    Failed(String),
+}
+
+/// Plays the pair of one iteration on fresh engines (each iteration's values are set at
+/// start-up, so no engine carries a table or history over from other values). `fixed`
+/// are each side's options that are not tuned.
+pub async fn play_pair(
+    mut run: RunContext,
+    fixed: [Vec<(String, String)>; 2],
+    names: Arc<Vec<String>>,
+    a: Assignment,
+    mut state: watch::Receiver<RunState>,
+) -> (RunContext, Assignment, PairEnd) {
+    for (side, values) in [(0, &a.plus), (1, &a.minus)] {
+        let mut options = fixed[side].clone();
+        options.extend(
+            names
+                .iter()
+                .zip(values)
+                .map(|(n, v)| (n.clone(), v.to_string())),
+        );
+        run.plan.engines[side].spec.options = options;
+    }
+    let mut engines = Engines::default();
+    let mut scores = [0.5; 2];
+    let mut reasons = [EndReason::MaxPlies; 2];
+    for game in 0..2u8 {
+        // Game 1: theta+ (engine 0) Red; game 2: colours swapped.
+        let (red, black) = if game == 0 { (0, 1) } else { (1, 0) };
+        let job = Job {
+            pair: a.k - 1,
+            game,
+            pairing: 0,
+            round: a.k - 1,
+            red,
+            black,
+        };
+        match engines.play(&run, job, &mut state).await {
+            Ok(Some(entry)) => {
+                let plus = if game == 0 { Color::Red } else { Color::Black };
+                scores[usize::from(game)] = entry.result.score_for(plus);
+                reasons[usize::from(game)] = entry.reason;
+            }
+            Ok(None) => {
+                engines.close().await;
+                return (run, a, PairEnd::Stopped);
+            }
+            Err(e) => {
+                engines.close().await;
+                let why = format!("iteration {} game {}: {e}", a.k, game + 1);
+                return (run, a, PairEnd::Failed(why));
+            }
+        }
+    }
+    engines.close().await;
+    (run, a, PairEnd::Played(scores, reasons))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_update_uses_the_theta_it_is_given_and_the_step_it_was_handed_out_with() {
+        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let gains = vec![Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01)];
+        let names = vec!["X".to_owned()];
+        let a = assign(3, &schedule, &gains, &[50.0], 1);
+        assert_eq!(
+            a,
+            assign(3, &schedule, &gains, &[50.0], 1),
+            "the same every time"
+        );
+        let step = a.steps[0];
+        // A win and a draw of theta+: result 1, applied to a theta that moved meanwhile.
+        let (after, record) = apply(&a, &names, &gains, &[60.0], [1.0, 0.5]);
+        assert_eq!(record.result, 1);
+        assert_eq!(record.games, ['W', 'D']);
+        let want = gains[0].clip(60.0 + step.r_k * step.c_k * step.flip);
+        assert!((after[0] - want).abs() < 1e-12);
+        assert!((record.theta["X"] - want).abs() < 1e-12);
+        assert_eq!(record.plus["X"], a.plus[0]);
+    }
+}
