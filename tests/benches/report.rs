@@ -67,13 +67,38 @@ command = ["{engine}"]
 }
 
 fn runner(args: &[&str]) -> String {
-    let out = Command::new(bin("xq-runner"))
+    run_with(&bin("xq-runner"), args)
+}
+
+fn run_with(program: &Path, args: &[&str]) -> String {
+    let out = Command::new(program)
         .args(args)
         .stderr(Stdio::null())
         .output()
         .expect("run xq-runner");
-    assert!(out.status.success(), "xq-runner {args:?} failed");
+    assert!(
+        out.status.success(),
+        "{} {args:?} failed",
+        program.display()
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// User + system CPU seconds of this process's waited-for children so far
+/// (`/proc/self/stat`, in clock ticks of 1/100 s).
+fn children_cpu_s() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    // After the name: state is field 3, cutime 16 and cstime 17.
+    let tick = |i: usize| {
+        fields
+            .get(i - 3)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (tick(16) + tick(17)) / 100.0
 }
 
 /// A small deterministic generator (no dependency for a benchmark).
@@ -118,7 +143,9 @@ fn synthetic(source: &JournalEntry, pair: u64, game: u8, rng: &mut Lcg) -> Journ
             })
             .collect(),
         depths: (0..plies).map(|_| Some(8 + rng.next(12) as u32)).collect(),
-        nodes: (0..plies).map(|_| Some(10_000 + rng.next(900_000))).collect(),
+        nodes: (0..plies)
+            .map(|_| Some(10_000 + rng.next(900_000)))
+            .collect(),
         nps: (0..plies)
             .map(|_| Some(500_000 + rng.next(1_500_000)))
             .collect(),
@@ -134,15 +161,36 @@ fn copy_text(line: &str) -> String {
     line.replace('\\', "\\\\")
 }
 
-fn timed(runs: usize, mut command: impl FnMut(usize)) -> f64 {
-    let times = (0..runs)
-        .map(|i| {
-            let start = Instant::now();
-            command(i);
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    median(times)
+/// Median wall and CPU seconds of `runs` runs of `command` with each program, the
+/// programs taking turns.
+fn timed(
+    runs: usize,
+    programs: &[PathBuf],
+    mut command: impl FnMut(&Path, usize),
+) -> Vec<(f64, f64)> {
+    let mut wall = vec![Vec::new(); programs.len()];
+    let mut cpu = vec![Vec::new(); programs.len()];
+    for i in 0..runs {
+        for (k, program) in programs.iter().enumerate() {
+            let (start, cpu_start) = (Instant::now(), children_cpu_s());
+            command(program, i);
+            wall[k].push(start.elapsed().as_secs_f64());
+            cpu[k].push(children_cpu_s() - cpu_start);
+        }
+    }
+    wall.into_iter()
+        .zip(cpu)
+        .map(|(w, c)| (median(w), median(c)))
+        .collect()
+}
+
+fn print(what: &str, programs: &[PathBuf], times: &[(f64, f64)]) {
+    for (program, (wall, cpu)) in programs.iter().zip(times) {
+        println!(
+            "  {what:<18} {wall:>7.2} s wall, {cpu:>6.2} s CPU  ({})",
+            program.display()
+        );
+    }
 }
 
 fn main() {
@@ -187,12 +235,8 @@ fn main() {
             let entry = synthetic(source, pair, game, &mut rng);
             let line = serde_json::to_string(&entry).expect("entry as JSON");
             bytes += line.len() + 1;
-            writeln!(
-                copy,
-                "{id}\t{pair}\t{game}\t{batch}\t{}",
-                copy_text(&line)
-            )
-            .expect("write copy file");
+            writeln!(copy, "{id}\t{pair}\t{game}\t{batch}\t{}", copy_text(&line))
+                .expect("write copy file");
         }
     }
     copy.flush().expect("flush copy file");
@@ -213,28 +257,48 @@ fn main() {
         seeds.iter().map(|s| s.plies as f64).sum::<f64>() / seeds.len() as f64
     );
 
-    let out = |i: usize| dir.path().join(format!("report{i}"));
-    let report_db = timed(3, |i| {
-        let _ = std::fs::remove_dir_all(out(i));
-        runner(&[
-            "report",
-            &id,
-            "--db",
-            &owner,
-            "--out",
-            out(i).to_str().expect("path"),
-        ]);
+    // XQ_BENCH_BEFORE=<another xq-runner>: the same commands with it, taking turns.
+    let mut programs = vec![bin("xq-runner")];
+    programs.extend(std::env::var_os("XQ_BENCH_BEFORE").map(PathBuf::from));
+    let runs = 3;
+    println!("median of {runs} runs of each command, the programs taking turns:");
+    let out = |k: usize, i: usize| dir.path().join(format!("report{k}-{i}"));
+    let report_db = timed(runs, &programs, |program, i| {
+        let k = programs.iter().position(|p| p == program).unwrap_or(0);
+        let _ = std::fs::remove_dir_all(out(k, i));
+        run_with(
+            program,
+            &[
+                "report",
+                &id,
+                "--db",
+                &owner,
+                "--out",
+                out(k, i).to_str().expect("path"),
+            ],
+        );
     });
-    println!("  report --db --out  {report_db:>7.2} s (median of 3, the whole command)");
-    let folder = out(0);
+    print("report --db --out", &programs, &report_db);
+    let folder = out(0, 0);
     let pgn = std::fs::metadata(folder.join("games.pgn")).map_or(0, |m| m.len());
-    println!("    games.pgn {:.0} MB", pgn as f64 / 1e6);
-    let resume = timed(3, |_| {
-        runner(&["resume", folder.to_str().expect("path")]);
+    println!("    (games.pgn {:.0} MB)", pgn as f64 / 1e6);
+    if programs.len() > 1 {
+        for file in ["games.jsonl", "games.pgn", "summary.md"] {
+            let same =
+                std::fs::read(folder.join(file)).ok() == std::fs::read(out(1, 0).join(file)).ok();
+            println!(
+                "    {file}: {}",
+                if same { "the same bytes" } else { "DIFFERS" }
+            );
+        }
+    }
+    let resume = timed(runs, &programs, |program, _| {
+        run_with(program, &["resume", folder.to_str().expect("path")]);
     });
-    println!("  resume (complete)  {resume:>7.2} s (median of 3: rewrites games.pgn, summary, report)");
-    let report_dir = timed(3, |_| {
-        runner(&["report", folder.to_str().expect("path")]);
+    print("resume (complete)", &programs, &resume);
+    println!("    (plays nothing; rewrites games.pgn, the summary and the report)");
+    let report_dir = timed(runs, &programs, |program, _| {
+        run_with(program, &["report", folder.to_str().expect("path")]);
     });
-    println!("  report DIR         {report_dir:>7.2} s (median of 3: report.html, summary.md)");
+    print("report DIR", &programs, &report_dir);
 }
