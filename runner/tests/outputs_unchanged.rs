@@ -16,7 +16,9 @@ use xq_runner::store::tracker::Tracker;
 const FILES: [&str; 4] = ["games.pgn", "summary.json", "summary.md", "report.html"];
 
 fn data(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(path)
 }
 
 /// A config for the journal's engines (`/bin/sh` stands for them: nothing is started).

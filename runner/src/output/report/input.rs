@@ -104,7 +104,8 @@ fn kind_from_name(name: Option<&str>) -> Option<Kind> {
 pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
     let head = RunHead::read(dir)?;
     let mut reading = head.reading();
-    scan_ahead(&dir.join("games.jsonl"), |_, entry| reading.add(&entry))?;
+    // Alone, the reading has nothing to overlap with: parsed here, as it is read.
+    Journal::scan(&dir.join("games.jsonl"), |_, entry| reading.add(&entry))?;
     let (replay, games) = reading.finish();
     Ok(head.into_input(replay, games))
 }
