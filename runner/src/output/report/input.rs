@@ -18,9 +18,8 @@ use crate::output::pgn::MoveFormat;
 use crate::output::pgn_comment::PgnExtras;
 use crate::output::settings::RunSettings;
 use crate::stats::{EloModel, Sprt};
-use crate::store::journal::JournalEntry;
+use crate::store::journal::{Journal, JournalEntry};
 use crate::store::meta::RunMeta;
-use crate::store::read_ahead::scan_ahead;
 
 /// One engine as the report shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
