@@ -8,11 +8,12 @@ use std::path::Path;
 
 use super::status::tracker_of;
 use crate::exit;
+use crate::game::{EndReason, Outcome};
 use crate::output::files::{today, RunFiles};
 use crate::output::summary::RunnerCost;
 use crate::schedule::folder;
 use crate::schedule::Ending;
-use crate::store::journal::{Journal, JOURNAL_FILE};
+use crate::store::journal::{JournalEntry, JOURNAL_FILE};
 use crate::store::layout::Jobs;
 use crate::store::meta::{RunMeta, RUN_FILE};
 use crate::store::pg::Db;
@@ -48,29 +49,45 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     let journal_path = dir.join(JOURNAL_FILE);
     let file = std::fs::File::create(&journal_path)
         .map_err(|e| format!("{}: cannot write: {e}", journal_path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    // The counts from the games themselves, as a local run's would be, read from each
+    // line's results alone (the moves are read once, when the outputs are written).
+    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+    let mut tracker = crate::store::tracker::Tracker::new(names, plan.pairings.len());
+    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
     let mut failed = None;
+    let mut number = 0u64;
     db.games(id, |line| {
-        if failed.is_none() {
-            failed = writeln!(out, "{line}").err();
+        if failed.is_some() {
+            return;
+        }
+        number += 1;
+        if let Err(e) = writeln!(out, "{line}") {
+            failed = Some(format!("{}: cannot write: {e}", journal_path.display()));
+            return;
+        }
+        match serde_json::from_str::<GameResult>(line) {
+            Ok(result) => {
+                let entry = result.entry();
+                let job = jobs.job(entry.pair, entry.game);
+                let (a, b) = plan.pairings[job.pairing];
+                tracker.record(&entry, job.pairing, a, b);
+            }
+            Err(e) => {
+                failed = Some(format!(
+                    "run {id}: stored game {number} is not a journal entry: {e}"
+                ));
+            }
         }
     })
     .await
     .map_err(|e| e.to_string())?;
-    if let Some(e) = failed.or_else(|| out.flush().err()) {
-        return Err(format!("{}: cannot write: {e}", journal_path.display()));
+    if let Some(e) = failed {
+        return Err(e);
     }
+    out.flush()
+        .map_err(|e| format!("{}: cannot write: {e}", journal_path.display()))?;
     drop(out);
-    // The counts from the games themselves, as a local run's would be.
-    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let mut tracker = crate::store::tracker::Tracker::new(names, plan.pairings.len());
-    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
-    Journal::scan(&journal_path, |_, entry| {
-        let job = jobs.job(entry.pair, entry.game);
-        let (a, b) = plan.pairings[job.pairing];
-        tracker.record(&entry, job.pairing, a, b);
-    })
-    .map_err(|e| e.to_string())?;
     let ending = Ending {
         status: if run.is_open() {
             "in progress".to_owned()
@@ -95,4 +112,44 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     debug_assert!(dir.join(RUN_FILE).is_file());
     Ok(())
+}
+
+/// The fields of a journal line the counts read; the rest of the line is skipped
+/// without being built.
+#[derive(serde::Deserialize)]
+struct GameResult {
+    pair: u64,
+    game: u8,
+    result: Outcome,
+    reason: EndReason,
+    #[serde(default)]
+    faulted: Option<String>,
+}
+
+impl GameResult {
+    /// An entry with these results and nothing else (what the counts read).
+    fn entry(self) -> JournalEntry {
+        JournalEntry {
+            pair: self.pair,
+            game: self.game,
+            opening: None,
+            red: String::new(),
+            black: String::new(),
+            result: self.result,
+            reason: self.reason,
+            plies: 0,
+            start_fen: String::new(),
+            opening_moves: String::new(),
+            moves: String::new(),
+            times_ms: Vec::new(),
+            scores: Vec::new(),
+            depths: Vec::new(),
+            nodes: Vec::new(),
+            nps: Vec::new(),
+            seldepths: Vec::new(),
+            faulted: self.faulted,
+            detail: None,
+            duration_ms: 0,
+        }
+    }
 }

@@ -7,12 +7,14 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use super::pgn_file::{write_games_pgn, PgnFileError};
+use super::pgn_file::{PgnFileError, PgnWriter};
+use super::report::{write_input, HeadReading, RunHead};
 use super::summary::{summarize, RunnerCost};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::schedule::Ending;
 use crate::store::journal::JOURNAL_FILE;
+use crate::store::read_ahead::scan_ahead;
 use crate::store::tracker::Tracker;
 
 /// Why the files of a run could not be written.
@@ -50,13 +52,10 @@ impl RunFiles<'_> {
     /// # Errors
     /// [`FilesError`] when the PGN or the summary cannot be written.
     pub fn write(&self, dir: &Path) -> Result<(), FilesError> {
-        write_games_pgn(
-            self.plan,
-            self.book,
-            &dir.join(JOURNAL_FILE),
-            &self.tracker.counted_games(),
-            self.date.clone(),
-        )?;
+        let journal = dir.join(JOURNAL_FILE);
+        let counted = self.tracker.counted_games();
+        let mut pgn =
+            PgnWriter::create(self.plan, self.book, &journal, &counted, self.date.clone())?;
         let summary = summarize(
             self.plan,
             self.hash,
@@ -68,8 +67,28 @@ impl RunFiles<'_> {
         let path = dir.join("summary.json");
         let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
         std::fs::write(&path, text).map_err(|source| FilesError::Write { path, source })?;
-        if let Err(e) = super::report::write_report(dir) {
-            eprintln!("warning: the HTML report could not be written: {e}");
+        // One pass over the journal writes the PGN and reads what the report shows.
+        let head = match RunHead::read(dir) {
+            Ok(head) => Some(head),
+            Err(e) => {
+                eprintln!("warning: the HTML report could not be written: {e}");
+                None
+            }
+        };
+        let mut reading = head.as_ref().map(RunHead::reading);
+        scan_ahead(&journal, |offset, entry| {
+            pgn.add(offset, &entry);
+            if let Some(r) = reading.as_mut() {
+                r.add(&entry);
+            }
+        })
+        .map_err(PgnFileError::from)?;
+        pgn.finish()?;
+        let read = reading.map(HeadReading::finish);
+        if let (Some(head), Some((replay, games))) = (head, read) {
+            if let Err(e) = write_input(&head.into_input(replay, games)) {
+                eprintln!("warning: the HTML report could not be written: {e}");
+            }
         }
         Ok(())
     }

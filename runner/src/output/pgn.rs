@@ -38,8 +38,7 @@ pub struct PgnContext {
 
 /// A tag value: `\\` and `"` escaped as PGN says, line breaks and other control
 /// characters (which would end the tag) made spaces.
-fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+fn push_quoted(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
@@ -48,7 +47,6 @@ fn quote(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 /// Writes one game; `extras` adds nodes, selective depth and nps to the move comments.
@@ -60,8 +58,42 @@ pub fn write_pgn(
     extras: PgnExtras,
 ) -> String {
     let mut out = String::new();
+    push_pgn(&mut out, game, context, format, extras);
+    out
+}
+
+/// Appends `n` in decimal (the PGN writer's hot path: no formatting machinery).
+pub(crate) fn push_number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
+/// [`write_pgn`], appended to `out`.
+pub fn push_pgn(
+    out: &mut String,
+    game: &PlayedGame,
+    context: &PgnContext,
+    format: MoveFormat,
+    extras: PgnExtras,
+) {
     let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(out, "[{name} \"{}\"]", quote(value));
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        push_quoted(out, value);
+        out.push_str("\"]\n");
     };
     tag("Game", "Chinese Chess");
     tag("Event", &context.event);
@@ -100,7 +132,7 @@ pub fn write_pgn(
     out.push('\n');
 
     let mut pos = Position::from_fen(&game.start_fen).unwrap_or_else(|_| Position::startpos());
-    let mut text = String::new();
+    let mut text = String::with_capacity(64 * (game.opening_moves.len() + game.moves.len() + 2));
     let mut first = true;
     let book = game.opening_moves.iter().map(|&m| (m, None));
     let played = game.moves.iter().map(|m| (m.mv, Some(m)));
@@ -109,10 +141,12 @@ pub fn write_pgn(
         let number = pos.fullmove_number();
         match pos.side_to_move() {
             Color::Red => {
-                let _ = write!(text, "{number}. ");
+                push_number(&mut text, u64::from(number));
+                text.push_str(". ");
             }
             Color::Black if first => {
-                let _ = write!(text, "{number}... ");
+                push_number(&mut text, u64::from(number));
+                text.push_str("... ");
             }
             Color::Black => {}
         }
@@ -141,9 +175,8 @@ pub fn write_pgn(
         let _ = write!(text, "{{{}}} ", end_comment(game));
     }
     text.push_str(game.outcome.as_pgn());
-    wrap_into(&mut out, &text, 80);
+    wrap_into(out, &text, 80);
     out.push_str("\n\n");
-    out
 }
 
 /// Breaks movetext into lines of at most `width` characters at spaces. A word that

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use super::pgn::push_number;
 use crate::client::Score;
 use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
 
@@ -66,15 +67,30 @@ pub fn push_score(out: &mut String, score: Score) {
                 _ => "",
             };
             let hundredths = i64::from(u).unsigned_abs();
-            let _ = write!(out, "{sign}{}.{:02}", hundredths / 100, hundredths % 100);
+            out.push_str(sign);
+            push_number(out, hundredths / 100);
+            out.push('.');
+            push_padded(out, hundredths % 100, 2);
         }
         Score::Mate(m) if m > 0 => {
-            let _ = write!(out, "+M{}", 2 * i64::from(m) - 1);
+            out.push_str("+M");
+            push_number(out, (2 * i64::from(m) - 1).unsigned_abs());
         }
         Score::Mate(m) => {
-            let _ = write!(out, "-M{}", -2 * i64::from(m));
+            out.push_str("-M");
+            push_number(out, (-2 * i64::from(m)).unsigned_abs());
         }
     }
+}
+
+/// `n` with leading zeros to `width` digits (`n` below `10^width`).
+fn push_padded(out: &mut String, n: u64, width: u32) {
+    let mut unit = 10u64.pow(width.saturating_sub(1));
+    while unit > 1 && n < unit {
+        out.push('0');
+        unit /= 10;
+    }
+    push_number(out, n);
 }
 
 /// The comment of one engine move (without the braces): `+0.93/12 0.211s`, the time
@@ -91,11 +107,15 @@ pub fn push_move_comment(out: &mut String, m: &PlayedMove, extras: PgnExtras) {
     if let Some(score) = m.score {
         push_score(out, score);
         if let Some(depth) = m.depth {
-            let _ = write!(out, "/{depth}");
+            out.push('/');
+            push_number(out, u64::from(depth));
         }
         out.push(' ');
     }
-    let _ = write!(out, "{}.{:03}s", m.time_ms / 1000, m.time_ms % 1000);
+    push_number(out, m.time_ms / 1000);
+    out.push('.');
+    push_padded(out, m.time_ms % 1000, 3);
+    out.push('s');
     let fields = [
         (extras.nodes, "n", m.nodes),
         (extras.seldepth, "sd", m.seldepth.map(u64::from)),
@@ -103,7 +123,10 @@ pub fn push_move_comment(out: &mut String, m: &PlayedMove, extras: PgnExtras) {
     ];
     for (wanted, key, value) in fields {
         if let (true, Some(v)) = (wanted, value) {
-            let _ = write!(out, ", {key}={v}");
+            out.push_str(", ");
+            out.push_str(key);
+            out.push('=');
+            push_number(out, v);
         }
     }
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::pgn::{write_pgn, PgnContext};
+use super::pgn::{push_pgn, PgnContext};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::store::finished::{game_number, FinishedGames};
@@ -38,6 +38,10 @@ struct PgnFile<'a> {
     out: std::io::BufWriter<std::fs::File>,
     date: String,
     book: Option<&'a OpeningBook>,
+    /// The openings read from the run's file when no book was at hand.
+    read_book: Option<OpeningBook>,
+    /// One game's text, reused from game to game.
+    text: String,
 }
 
 impl PgnFile<'_> {
@@ -45,7 +49,9 @@ impl PgnFile<'_> {
         let Some(played) = entry.to_played() else {
             return Ok(());
         };
-        let opening = entry.opening.and_then(|i| self.book?.get(i));
+        let opening = entry
+            .opening
+            .and_then(|i| self.book.or(self.read_book.as_ref())?.get(i));
         let context = PgnContext {
             event: self.plan.event.clone(),
             date: self.date.clone(),
@@ -55,10 +61,20 @@ impl PgnFile<'_> {
             eco: opening.and_then(|o| o.eco.clone()),
         };
         let output = &self.plan.output;
-        let text = write_pgn(&played, &context, output.pgn_format, output.pgn_extras);
+        self.text.clear();
+        push_pgn(
+            &mut self.text,
+            &played,
+            &context,
+            output.pgn_format,
+            output.pgn_extras,
+        );
         self.out
-            .write_all(text.as_bytes())
-            .map_err(|source| self.error(source))
+            .write_all(self.text.as_bytes())
+            .map_err(|source| PgnFileError::Write {
+                path: self.path.clone(),
+                source,
+            })
     }
 
     fn error(&self, source: std::io::Error) -> PgnFileError {
@@ -66,6 +82,122 @@ impl PgnFile<'_> {
             path: self.path.clone(),
             source,
         }
+    }
+}
+
+/// `games.pgn` being written from the journal's entries as they are read, in game
+/// order: the caller streams the journal through [`PgnWriter::add`] (alongside whatever
+/// else reads it in the same pass), then calls [`PgnWriter::finish`].
+pub struct PgnWriter<'a> {
+    pgn: PgnFile<'a>,
+    journal: PathBuf,
+    order: Box<dyn Iterator<Item = u64> + 'a>,
+    next: Option<u64>,
+    /// Games that came before their turn: game number -> journal offset.
+    early: BTreeMap<u64, u64>,
+    failure: Option<PgnFileError>,
+}
+
+impl std::fmt::Debug for PgnWriter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgnWriter")
+            .field("path", &self.pgn.path)
+            .field("next", &self.next)
+            .field("early", &self.early.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> PgnWriter<'a> {
+    /// Creates `games.pgn` in the output folder for the games `finished` of `journal`;
+    /// `date` goes into every game's headers, and the `book` the run played from names
+    /// the openings.
+    ///
+    /// # Errors
+    /// The PGN file cannot be created.
+    pub fn create(
+        plan: &'a Plan,
+        book: Option<&'a OpeningBook>,
+        journal: &Path,
+        finished: &'a FinishedGames,
+        date: String,
+    ) -> Result<PgnWriter<'a>, PgnFileError> {
+        let path = plan.output.dir.join("games.pgn");
+        let file = std::fs::File::create(&path).map_err(|source| PgnFileError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        // `merge` and `report --db` have no book at hand: read the openings the run played.
+        let read_book = match (book, &plan.openings) {
+            (None, Some(o)) => OpeningBook::load_used(&o.path, &crate::config::book_use(plan, o))
+                .ok()
+                .map(|(b, _)| b),
+            _ => None,
+        };
+        let mut order: Box<dyn Iterator<Item = u64> + 'a> = Box::new(finished.iter());
+        let next = order.next();
+        Ok(PgnWriter {
+            pgn: PgnFile {
+                plan,
+                path,
+                out: std::io::BufWriter::with_capacity(1 << 16, file),
+                date,
+                book,
+                read_book,
+                text: String::new(),
+            },
+            journal: journal.to_owned(),
+            order,
+            next,
+            early: BTreeMap::new(),
+            failure: None,
+        })
+    }
+
+    /// The next entry of the journal, found at `offset`.
+    pub fn add(&mut self, offset: u64, entry: &JournalEntry) {
+        if self.failure.is_some() {
+            return;
+        }
+        let number = game_number(entry.pair, entry.game);
+        if Some(number) != self.next {
+            // A game written already is a duplicate line; keep only the first.
+            if self.next.is_none_or(|n| number > n) {
+                self.early.entry(number).or_insert(offset);
+            }
+            return;
+        }
+        let mut result = self.pgn.write(entry);
+        self.next = self.order.next();
+        while let (Ok(()), Some(n)) = (&result, self.next) {
+            let Some(offset) = self.early.remove(&n) else {
+                break;
+            };
+            result = Journal::read_at(&self.journal, offset)
+                .map_err(PgnFileError::from)
+                .and_then(|e| self.pgn.write(&e));
+            self.next = self.order.next();
+        }
+        self.failure = result.err();
+    }
+
+    /// Writes the games the order did not reach (after a hole that no journal line
+    /// fills) and flushes the file.
+    ///
+    /// # Errors
+    /// A game could not be read back or the file could not be written.
+    pub fn finish(mut self) -> Result<(), PgnFileError> {
+        if let Some(e) = self.failure.take() {
+            return Err(e);
+        }
+        for offset in std::mem::take(&mut self.early).into_values() {
+            let entry = Journal::read_at(&self.journal, offset)?;
+            self.pgn.write(&entry)?;
+        }
+        self.pgn
+            .out
+            .flush()
+            .map_err(|source| self.pgn.error(source))
     }
 }
 
@@ -82,61 +214,9 @@ pub fn write_games_pgn(
     finished: &FinishedGames,
     date: String,
 ) -> Result<(), PgnFileError> {
-    let path = plan.output.dir.join("games.pgn");
-    let file = std::fs::File::create(&path).map_err(|source| PgnFileError::Write {
-        path: path.clone(),
-        source,
-    })?;
-    // `merge` and `report --db` have no book at hand: read the openings the run played.
-    let read = match (book, &plan.openings) {
-        (None, Some(o)) => OpeningBook::load_used(&o.path, &crate::config::book_use(plan, o)).ok(),
-        _ => None,
-    };
-    let mut pgn = PgnFile {
-        plan,
-        path,
-        out: std::io::BufWriter::new(file),
-        date,
-        book: book.or(read.as_ref().map(|(b, _)| b)),
-    };
-    let mut order = finished.iter();
-    let mut next = order.next();
-    // Games that came before their turn: game number -> journal offset.
-    let mut early: BTreeMap<u64, u64> = BTreeMap::new();
-    let mut failure = None;
-    Journal::scan(journal, |offset, entry| {
-        if failure.is_some() {
-            return;
-        }
-        let number = game_number(entry.pair, entry.game);
-        if Some(number) != next {
-            // A game written already is a duplicate line; keep only the first.
-            if next.is_none_or(|n| number > n) {
-                early.entry(number).or_insert(offset);
-            }
-            return;
-        }
-        let mut result = pgn.write(&entry);
-        next = order.next();
-        while let (Ok(()), Some(n)) = (&result, next) {
-            let Some(offset) = early.remove(&n) else {
-                break;
-            };
-            result = Journal::read_at(journal, offset)
-                .map_err(PgnFileError::from)
-                .and_then(|e| pgn.write(&e));
-            next = order.next();
-        }
-        failure = result.err();
-    })?;
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    // Games the order did not reach (after a hole that no journal line fills).
-    for offset in early.into_values() {
-        pgn.write(&Journal::read_at(journal, offset)?)?;
-    }
-    pgn.out.flush().map_err(|source| pgn.error(source))
+    let mut writer = PgnWriter::create(plan, book, journal, finished, date)?;
+    Journal::scan(journal, |offset, entry| writer.add(offset, &entry))?;
+    writer.finish()
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
     let mut beyond = 0;
     // The games already played, streamed from the journal into the counts.
-    Journal::scan(&journal_path, |_, entry| {
+    let good_len = Journal::scan(&journal_path, |_, entry| {
         if entry.pair >= jobs.total_pairs() {
             beyond = beyond.max(entry.pair + 1);
         }
@@ -180,7 +180,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     preflight(plan).await?;
     let mut meta = match resumed {
         Some(meta) => {
-            Journal::repair(&journal_path)?;
+            Journal::cut_to(&journal_path, good_len)?;
             meta
         }
         None => {

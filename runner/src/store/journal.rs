@@ -343,6 +343,16 @@ impl Journal {
     /// The file cannot be read or cut, or a line before the last is corrupt.
     pub fn repair(path: &Path) -> Result<(), JournalError> {
         let good_len = Journal::scan(path, |_, _| {})?;
+        Journal::cut_to(path, good_len)
+    }
+
+    /// [`Journal::repair`] with the length of the complete lines known from a
+    /// [`Journal::scan`] of the file as it is now (a resume has just read it: a second
+    /// reading of a long journal would cost as much as the first).
+    ///
+    /// # Errors
+    /// The file cannot be cut.
+    pub fn cut_to(path: &Path, good_len: u64) -> Result<(), JournalError> {
         let io = |source| JournalError::Io {
             path: path.to_owned(),
             source,

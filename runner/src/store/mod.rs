@@ -7,6 +7,7 @@
 //! |---|---|
 //! | `layout.rs` | the pairs and games of a run, in play order; the pairs still to play |
 //! | `journal.rs` | one JSON line per finished game: the local store |
+//! | `read_ahead.rs` | the journal parsed on a second thread while its entries are used |
 //! | `finished.rs` | which games have finished, in memory that does not grow |
 //! | `tracker.rs` | the counts of a run (pairs, games, reasons, faults, ratings) |
 //! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
@@ -16,4 +17,5 @@ pub mod journal;
 pub mod layout;
 pub mod meta;
 pub mod pg;
+pub mod read_ahead;
 pub mod tracker;

@@ -18,7 +18,7 @@ use crate::output::pgn::MoveFormat;
 use crate::output::pgn_comment::PgnExtras;
 use crate::output::settings::RunSettings;
 use crate::stats::{EloModel, Sprt};
-use crate::store::journal::Journal;
+use crate::store::journal::{Journal, JournalEntry};
 use crate::store::meta::RunMeta;
 
 /// One engine as the report shows it.
@@ -101,79 +101,152 @@ fn kind_from_name(name: Option<&str>) -> Option<Kind> {
 /// `summary.json` is not what a run writes, or neither says which engines played;
 /// [`ReportError::Journal`] when the journal cannot be read.
 pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
-    let meta_path = dir.join("run.json");
-    let meta_text = match std::fs::read_to_string(&meta_path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ReportError::NoRun(dir.to_owned()))
-        }
-        Err(source) => {
-            return Err(ReportError::Read {
-                path: meta_path,
-                source,
-            })
-        }
-    };
-    let meta: RunMeta = serde_json::from_str(&meta_text).map_err(|e| ReportError::Damaged {
-        path: meta_path.clone(),
-        why: e.to_string(),
-    })?;
-    let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
-    let summary = read_summary(&dir.join("summary.json"))?;
+    let head = RunHead::read(dir)?;
+    let mut reading = head.reading();
+    // Alone, the reading has nothing to overlap with: parsed here, as it is read.
+    Journal::scan(&dir.join("games.jsonl"), |_, entry| reading.add(&entry))?;
+    let (replay, games) = reading.finish();
+    Ok(head.into_input(replay, games))
+}
 
-    let options = |i: usize| -> BTreeMap<String, String> {
-        config
+/// What a report reads from a folder besides the journal: `run.json`, the config and
+/// `summary.json`. The journal is then streamed through [`RunHead::reading`], alone
+/// ([`read_run`]) or in the pass that writes `games.pgn` too.
+#[derive(Debug)]
+pub struct RunHead {
+    dir: PathBuf,
+    meta: RunMeta,
+    config: Option<RawConfig>,
+    summary: Option<SummaryFile>,
+    engines: Vec<EngineInfo>,
+    names: Vec<String>,
+    kind: Kind,
+    pairings: Vec<(usize, usize)>,
+    sprt: Option<Sprt>,
+}
+
+/// The report's reading of the journal, one entry at a time.
+#[derive(Debug)]
+pub struct HeadReading<'a> {
+    replayer: Replayer<'a>,
+    picker: GamePicker,
+}
+
+impl HeadReading<'_> {
+    /// The next entry of the journal.
+    pub fn add(&mut self, entry: &JournalEntry) {
+        self.replayer.add(entry);
+        self.picker.add(entry);
+    }
+
+    /// The replay and the games listed.
+    #[must_use]
+    pub fn finish(self) -> (Replay, GameList) {
+        (self.replayer.finish(), self.picker.finish())
+    }
+}
+
+impl RunHead {
+    /// Reads `run.json`, its config and `summary.json`.
+    ///
+    /// # Errors
+    /// As [`read_run`], but for the journal.
+    pub fn read(dir: &Path) -> Result<RunHead, ReportError> {
+        let meta_path = dir.join("run.json");
+        let meta_text = match std::fs::read_to_string(&meta_path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ReportError::NoRun(dir.to_owned()))
+            }
+            Err(source) => {
+                return Err(ReportError::Read {
+                    path: meta_path,
+                    source,
+                })
+            }
+        };
+        let meta: RunMeta = serde_json::from_str(&meta_text).map_err(|e| ReportError::Damaged {
+            path: meta_path.clone(),
+            why: e.to_string(),
+        })?;
+        let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
+        let summary = read_summary(&dir.join("summary.json"))?;
+
+        let options = |i: usize| -> BTreeMap<String, String> {
+            config
+                .as_ref()
+                .and_then(|c| c.engines.get(i))
+                .map(|e| {
+                    e.options
+                        .iter()
+                        .map(|(k, v)| (k.clone(), option_text(v)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let shape = summary
             .as_ref()
-            .and_then(|c| c.engines.get(i))
-            .map(|e| {
-                e.options
-                    .iter()
-                    .map(|(k, v)| (k.clone(), option_text(v)))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let shape = summary
-        .as_ref()
-        .and_then(|s| shape_from_summary(s, &options))
-        .or_else(|| config.as_ref().and_then(|c| shape_from_config(c, &options)));
-    let Some((engines, kind, pairings, sprt)) = shape else {
-        return Err(ReportError::Damaged {
-            path: meta_path,
-            why: "cannot tell which engines played (config unreadable, no summary.json)".to_owned(),
-        });
-    };
-    // One streaming pass: memory stays flat however long the run.
-    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
-    let mut replayer = Replayer::new(&names, &pairings, sprt.as_ref());
-    let mut picker = GamePicker::new(
-        config
+            .and_then(|s| shape_from_summary(s, &options))
+            .or_else(|| config.as_ref().and_then(|c| shape_from_config(c, &options)));
+        let Some((engines, kind, pairings, sprt)) = shape else {
+            return Err(ReportError::Damaged {
+                path: meta_path,
+                why: "cannot tell which engines played (config unreadable, no summary.json)"
+                    .to_owned(),
+            });
+        };
+        let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+        Ok(RunHead {
+            dir: dir.to_owned(),
+            meta,
+            config,
+            summary,
+            engines,
+            names,
+            kind,
+            pairings,
+            sprt,
+        })
+    }
+
+    /// A reading of the journal: one streaming pass, memory flat however long the run.
+    #[must_use]
+    pub fn reading(&self) -> HeadReading<'_> {
+        HeadReading {
+            replayer: Replayer::new(&self.names, &self.pairings, self.sprt.as_ref()),
+            picker: GamePicker::new(
+                self.config
+                    .as_ref()
+                    .map_or_else(PgnSettings::default, pgn_settings),
+            ),
+        }
+    }
+
+    /// Everything read, with the journal's reading.
+    #[must_use]
+    pub fn into_input(self, replay: Replay, games: GameList) -> RunInput {
+        let settings = self
+            .config
             .as_ref()
-            .map_or_else(PgnSettings::default, pgn_settings),
-    );
-    Journal::scan(&dir.join("games.jsonl"), |_, entry| {
-        replayer.add(&entry);
-        picker.add(&entry);
-    })?;
-    let replay = replayer.finish();
-    let settings = config.as_ref().map(|c| RunSettings::from_config(c, &names));
-    Ok(RunInput {
-        dir: dir.to_owned(),
-        meta,
-        engines,
-        kind,
-        pairings,
-        sprt,
-        status: summary.map(|s| RunStatus {
-            status: s.status,
-            exit_code: s.exit_code,
-            duration_s: s.duration_s,
-        }),
-        replay,
-        games: picker.finish(),
-        settings,
-        has_pgn: dir.join("games.pgn").is_file(),
-    })
+            .map(|c| RunSettings::from_config(c, &self.names));
+        RunInput {
+            has_pgn: self.dir.join("games.pgn").is_file(),
+            dir: self.dir,
+            meta: self.meta,
+            engines: self.engines,
+            kind: self.kind,
+            pairings: self.pairings,
+            sprt: self.sprt,
+            status: self.summary.map(|s| RunStatus {
+                status: s.status,
+                exit_code: s.exit_code,
+                duration_s: s.duration_s,
+            }),
+            replay,
+            games,
+            settings,
+        }
+    }
 }
 
 /// How the run writes its PGN, as `config::plan` reads it (leniently: a report shows

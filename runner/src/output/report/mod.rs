@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub use facts::Facts;
-pub use input::{read_run, EngineInfo, RunInput, RunStatus};
+pub use input::{read_run, EngineInfo, HeadReading, RunHead, RunInput, RunStatus};
 
 use crate::store::journal::JournalError;
 
@@ -88,8 +88,16 @@ pub enum ReportError {
 /// [`ReportError::NoRun`] when `dir` has no `run.json`; the other variants when a file
 /// cannot be read, is damaged, or a report file cannot be written.
 pub fn write_report(dir: &Path) -> Result<ReportFiles, ReportError> {
-    let input = read_run(dir)?;
-    let (page, summary) = render(&input);
+    write_input(&read_run(dir)?)
+}
+
+/// Writes `report.html` and `summary.md` of a run read already (see [`RunHead`]).
+///
+/// # Errors
+/// [`ReportError::Write`] when a file cannot be written.
+pub fn write_input(input: &RunInput) -> Result<ReportFiles, ReportError> {
+    let dir = &input.dir;
+    let (page, summary) = render(input);
     let files = ReportFiles {
         html: dir.join("report.html"),
         markdown: dir.join("summary.md"),
