@@ -6,6 +6,7 @@ pub mod locate;
 mod overrides;
 mod plan;
 mod raw;
+mod validate;
 
 use std::fmt;
 use std::path::Path;
@@ -134,7 +135,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
         applied.push((path, o.label.as_str()));
     }
     let default_dir = format!("out/{}", default_dir_name(name));
-    let plan = plan::validate(&raw, &default_dir).map_err(|p| {
+    let plan = validate::validate(&raw, &default_dir).map_err(|p| {
         let flag = blame(&p.key, &applied, applier.added_engines());
         let path: Vec<&str> = p.key.split('.').collect();
         let line = if flag.is_some() {
