@@ -13,8 +13,8 @@ use std::path::Path;
 
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
 pub use plan::{
-    book_use, EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
-    MAX_ENGINES, MAX_PAIRINGS,
+    book_use, EnginePlan, FaultLimits, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
+    TournamentKind, MAX_ENGINES, MAX_PAIRINGS,
 };
 pub use raw::RawConfig;
 

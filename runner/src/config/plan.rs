@@ -23,7 +23,7 @@ pub const MAX_PAIRINGS: u64 = 100_000;
 /// Tournament kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub enum TournamentKind {
     /// Two engines.
     Match,
     /// The first engine against each of the others.
@@ -35,7 +35,7 @@ pub enum Kind {
     Ladder,
 }
 
-impl Kind {
+impl TournamentKind {
     /// The name a config uses: `match`, `gauntlet`, `round_robin`, `ladder`.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -149,7 +149,7 @@ pub struct FaultLimits {
 /// A validated run.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub kind: Kind,
+    pub kind: TournamentKind,
     pub engines: Vec<EnginePlan>,
     /// Engine index pairs; the first plays Red in the first game of each pair.
     pub pairings: Vec<(usize, usize)>,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::config::{Kind, Plan};
+use crate::config::{Plan, TournamentKind};
 use crate::schedule::Ending;
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
 use crate::store::tracker::{Faults, Tracker};
@@ -91,7 +91,7 @@ impl RunnerCost {
 pub struct Summary {
     pub version: &'static str,
     pub config_hash: String,
-    pub kind: Kind,
+    pub kind: TournamentKind,
     pub status: String,
     pub exit_code: u8,
     pub engines: Vec<EngineLine>,

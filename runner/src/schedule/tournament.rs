@@ -22,7 +22,7 @@ use super::worker::{worker, Report};
 use super::RunState;
 use crate::client::EngineSession;
 use crate::config::book_use;
-use crate::config::{Kind, Loaded, Plan};
+use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
 use crate::openings::{OpeningBook, Schedule};
 use crate::output::files::{today, FilesError, RunFiles};
@@ -438,13 +438,15 @@ fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
 #[must_use]
 pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
     match plan.kind {
-        Kind::Match => {
+        TournamentKind::Match => {
             let names = (
                 plan.engines[0].spec.name.as_str(),
                 plan.engines[1].spec.name.as_str(),
             );
             result_block(names, &tracker.tally(0), plan.sprt.as_ref())
         }
-        Kind::Gauntlet | Kind::RoundRobin | Kind::Ladder => rating_table(&ratings(tracker)),
+        TournamentKind::Gauntlet | TournamentKind::RoundRobin | TournamentKind::Ladder => {
+            rating_table(&ratings(tracker))
+        }
     }
 }

@@ -10,10 +10,10 @@ use crate::openings::Order;
 use crate::output::pgn::MoveFormat;
 use crate::stats::{EloModel, Sprt};
 
-use super::super::plan::Kind;
+use super::super::plan::TournamentKind;
 
 /// `tournament.kind`.
-pub const KIND: Kind = Kind::Match;
+pub const KIND: TournamentKind = TournamentKind::Match;
 /// `tournament.pairs` of a run with an `[sprt]` section and neither pairs nor games:
 /// a bound the SPRT nearly always stops before.
 pub const SPRT_PAIRS: u64 = 20_000;

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use super::{defaults, problem, time};
 use crate::client::{Coordinates, EngineSpec};
-use crate::config::plan::{EnginePlan, Kind, Problem};
+use crate::config::plan::{EnginePlan, Problem, TournamentKind};
 use crate::config::raw::RawEngine;
 use crate::game::TimeControl;
 
 /// Every engine, each with its own time control or `global`, checked as a list for `kind`.
 pub(super) fn engines(
-    kind: Kind,
+    kind: TournamentKind,
     raw: &[RawEngine],
     global: Option<TimeControl>,
 ) -> Result<Vec<EnginePlan>, Problem> {
@@ -20,12 +20,12 @@ pub(super) fn engines(
         .enumerate()
         .map(|(i, e)| engine(i, e, global))
         .collect::<Result<Vec<_>, _>>()?;
-    let needed = if kind == Kind::Match {
+    let needed = if kind == TournamentKind::Match {
         "exactly 2"
     } else {
         "at least 2"
     };
-    if engines.len() < 2 || (kind == Kind::Match && engines.len() != 2) {
+    if engines.len() < 2 || (kind == TournamentKind::Match && engines.len() != 2) {
         return Err(problem(
             "engine",
             format!(

@@ -1,12 +1,12 @@
 //! `[sprt]`: the test's design, for a match only, and the gate's Elo.
 
 use super::{defaults, problem};
-use crate::config::plan::{Kind, Problem};
+use crate::config::plan::{Problem, TournamentKind};
 use crate::config::raw::RawSprt;
 use crate::stats::{EloModel, Sprt};
 
 /// The SPRT of a run with an `[sprt]` section.
-pub(super) fn sprt(kind: Kind, raw: Option<&RawSprt>) -> Result<Option<Sprt>, Problem> {
+pub(super) fn sprt(kind: TournamentKind, raw: Option<&RawSprt>) -> Result<Option<Sprt>, Problem> {
     let Some(s) = raw else {
         return Ok(None);
     };
@@ -30,7 +30,7 @@ pub(super) fn sprt(kind: Kind, raw: Option<&RawSprt>) -> Result<Option<Sprt>, Pr
         model,
     )
     .map_err(|e| problem("sprt", e.to_string()))?;
-    if kind != Kind::Match {
+    if kind != TournamentKind::Match {
         return Err(problem("sprt", "SPRT needs a match of two engines"));
     }
     if let Some(min) = s.min_elo.filter(|m| !m.is_finite()) {

@@ -3,14 +3,14 @@
 
 use super::defaults;
 use super::problem;
-use crate::config::plan::{Kind, Problem, MAX_ENGINES, MAX_PAIRINGS};
+use crate::config::plan::{Problem, TournamentKind, MAX_ENGINES, MAX_PAIRINGS};
 use crate::config::raw::RawTournament;
 
 /// `tournament.kind`.
-pub(super) fn kind(raw: &RawTournament) -> Result<Kind, Problem> {
+pub(super) fn kind(raw: &RawTournament) -> Result<TournamentKind, Problem> {
     match raw.kind.as_deref() {
         None => Ok(defaults::KIND),
-        Some(name) => Kind::from_name(name).ok_or_else(|| {
+        Some(name) => TournamentKind::from_name(name).ok_or_else(|| {
             problem(
                 "tournament.kind",
                 format!("`{name}`: expected match, gauntlet, round_robin or ladder"),
@@ -20,7 +20,7 @@ pub(super) fn kind(raw: &RawTournament) -> Result<Kind, Problem> {
 }
 
 /// Refuses more engines, or more pairings, than one run may have.
-pub(super) fn size(kind: Kind, engines: usize) -> Result<(), Problem> {
+pub(super) fn size(kind: TournamentKind, engines: usize) -> Result<(), Problem> {
     if engines > MAX_ENGINES {
         return Err(problem(
             "engine",
