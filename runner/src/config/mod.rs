@@ -148,10 +148,20 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
             ..error(line, Some(p.key.clone()), p.message)
         }
     })?;
-    let canonical = toml::to_string(&table).unwrap_or_default();
+    // A table read from TOML always writes back; should it not, the run's identity
+    // (the resume hash) would be the hash of nothing, so say so instead.
+    let unwritable = |e: toml::ser::Error| {
+        error(
+            None,
+            None,
+            format!("cannot write the config back as TOML: {e}"),
+        )
+    };
+    let canonical = toml::to_string(&table).map_err(unwritable)?;
+    let hash = run_hash(&table).map_err(unwritable)?;
     Ok(Loaded {
         plan,
-        hash: run_hash(&table),
+        hash,
         text: canonical,
     })
 }
@@ -291,12 +301,8 @@ pub fn fingerprint_file(path: &Path) -> std::io::Result<String> {
 }
 
 /// The hash of everything in the config that decides which games are played.
-fn run_hash(table: &toml::Table) -> String {
-    fnv1a(
-        toml::to_string(&identity(table))
-            .unwrap_or_default()
-            .into_bytes(),
-    )
+fn run_hash(table: &toml::Table) -> Result<String, toml::ser::Error> {
+    Ok(fnv1a(toml::to_string(&identity(table))?.into_bytes()))
 }
 
 /// The keys (dotted, e.g. `time.depth`, `engine.1.options`) whose values differ between

@@ -66,7 +66,10 @@ impl RunFiles<'_> {
             self.cost,
         );
         let path = dir.join("summary.json");
-        let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| FilesError::Write {
+            path: path.clone(),
+            source: e.into(),
+        })?;
         std::fs::write(&path, text).map_err(|source| FilesError::Write { path, source })?;
         if let Err(e) = super::report::write_report(dir) {
             eprintln!("warning: the HTML report could not be written: {e}");

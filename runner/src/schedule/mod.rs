@@ -12,6 +12,7 @@
 
 pub mod ending;
 pub mod engines;
+pub mod errors;
 pub mod folder;
 pub mod tournament;
 pub mod worker;

@@ -118,7 +118,11 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
         path: meta_path.clone(),
         why: e.to_string(),
     })?;
-    let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
+    // The engines' options come from the config; a report of a run whose config no
+    // longer reads (an older version's keys) is still worth writing without them.
+    let config: Option<RawConfig> = toml::from_str(&meta.config)
+        .map_err(|e| tracing::warn!("{}: the run's config does not read, the report leaves out the engines' options: {}", meta_path.display(), e.message()))
+        .ok();
     let summary = read_summary(&dir.join("summary.json"))?;
 
     let options = |i: usize| -> BTreeMap<String, String> {
