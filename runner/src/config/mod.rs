@@ -4,6 +4,7 @@
 
 pub mod locate;
 mod overrides;
+mod pgn;
 mod plan;
 mod raw;
 mod validate;
@@ -12,6 +13,7 @@ use std::fmt;
 use std::path::Path;
 
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
+pub use pgn::{MoveFormat, PgnExtras};
 pub use plan::{
     book_use, EnginePlan, FaultLimits, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
     TournamentKind, MAX_ENGINES, MAX_PAIRINGS,

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::client::{EngineSpec, Timeouts};
+use crate::config::MoveFormat;
+use crate::config::PgnExtras;
 use crate::game::{GameSettings, TimeControl};
 use crate::openings::{BookFormat, Order};
-use crate::output::pgn::MoveFormat;
-use crate::output::pgn_comment::PgnExtras;
 use crate::stats::Sprt;
 
 /// The most engines a run may have: the rating list keeps a table of every two engines

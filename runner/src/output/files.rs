@@ -11,7 +11,7 @@ use super::pgn_file::{write_games_pgn, PgnFileError};
 use super::summary::{summarize, RunnerCost};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
-use crate::schedule::Ending;
+use crate::store::ending::Ending;
 use crate::store::journal::JOURNAL_FILE;
 use crate::store::tracker::Tracker;
 

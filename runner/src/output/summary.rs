@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::config::{Plan, TournamentKind};
-use crate::schedule::Ending;
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
+use crate::store::ending::Ending;
 use crate::store::tracker::{Faults, Tracker};
 
 /// One engine of the run.

@@ -7,10 +7,12 @@
 //! |---|---|
 //! | `layout.rs` | the pairs and games of a run, in play order; the pairs still to play |
 //! | `journal.rs` | one JSON line per finished game: the local store |
+//! | `ending.rs` | how a run ended: status and exit code |
 //! | `finished.rs` | which games have finished, in memory that does not grow |
 //! | `tracker.rs` | the counts of a run (pairs, games, reasons, faults, ratings) |
 //! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
 
+pub mod ending;
 pub mod finished;
 pub mod journal;
 pub mod layout;

@@ -6,8 +6,8 @@ use std::time::Duration;
 use xq_core::rules::{LimitCounting, Rules, Ruleset};
 
 use crate::client::{Coordinates, Protocol, Timeouts};
+use crate::config::MoveFormat;
 use crate::openings::Order;
-use crate::output::pgn::MoveFormat;
 use crate::stats::{EloModel, Sprt};
 
 use super::super::plan::TournamentKind;

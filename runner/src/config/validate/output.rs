@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use super::{defaults, problem};
 use crate::config::plan::{OutputPlan, PgnOut, Problem};
 use crate::config::raw::RawOutput;
-use crate::output::pgn::MoveFormat;
-use crate::output::pgn_comment::PgnExtras;
+use crate::config::MoveFormat;
+use crate::config::PgnExtras;
 
 /// The outputs; `default_dir` when the config names no folder.
 pub(super) fn output(raw: &RawOutput, default_dir: &str) -> Result<OutputPlan, Problem> {
