@@ -6,6 +6,7 @@
 //! | file | what |
 //! |---|---|
 //! | `layout.rs` | the pairs and games of a run, in play order; the pairs still to play |
+//! | `jsonl.rs` | reading an append-only JSON Lines file whose last line a kill may cut |
 //! | `journal.rs` | one JSON line per finished game: the local store |
 //! | `ending.rs` | how a run ended: status and exit code |
 //! | `finished.rs` | which games have finished, in memory that does not grow |
@@ -15,6 +16,7 @@
 pub mod ending;
 pub mod finished;
 pub mod journal;
+pub mod jsonl;
 pub mod layout;
 pub mod meta;
 pub mod pg;

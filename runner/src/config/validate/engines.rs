@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::choice::choice;
 use super::{defaults, problem, time};
 use crate::client::{Coordinates, EngineSpec};
 use crate::config::plan::{EnginePlan, Problem, TournamentKind};
@@ -122,17 +123,13 @@ fn engine(
         None => defaults::PROTOCOL,
         Some(p) => p.parse().map_err(|e: String| problem(key("protocol"), e))?,
     };
-    let coordinates = match raw.coordinates.as_deref() {
-        None => defaults::COORDINATES,
-        Some("0-9") => Coordinates::Zero,
-        Some("1-10") => Coordinates::One,
-        Some(other) => {
-            return Err(problem(
-                key("coordinates"),
-                format!("`{other}`: expected \"0-9\" or \"1-10\""),
-            ))
-        }
-    };
+    let coordinates = choice(
+        &key("coordinates"),
+        raw.coordinates.as_deref(),
+        defaults::COORDINATES,
+        &[("0-9", Coordinates::Zero), ("1-10", Coordinates::One)],
+        "\"0-9\" or \"1-10\"",
+    )?;
     let own = match &raw.time {
         Some(t) => time::control(&key("time"), t)?,
         None => None,

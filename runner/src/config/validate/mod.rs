@@ -4,6 +4,7 @@
 //! below, so the first problem of a config is always the same one.
 
 mod adjudication;
+mod choice;
 pub mod defaults;
 mod engines;
 mod faults;

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::choice::choice;
 use super::{defaults, problem};
 use crate::config::plan::{OpeningsPlan, Problem};
 use crate::config::raw::RawOpenings;
@@ -37,17 +38,13 @@ pub(super) fn openings(
         Some(name) => BookFormat::from_name(name)
             .ok_or_else(|| problem("openings.format", format!("`{name}`: expected epd or pgn")))?,
     };
-    let order = match o.order.as_deref() {
-        None => defaults::OPENINGS_ORDER,
-        Some("sequential") => Order::Sequential,
-        Some("random") => Order::Random,
-        Some(other) => {
-            return Err(problem(
-                "openings.order",
-                format!("`{other}`: expected sequential or random"),
-            ))
-        }
-    };
+    let order = choice(
+        "openings.order",
+        o.order.as_deref(),
+        defaults::OPENINGS_ORDER,
+        &[("sequential", Order::Sequential), ("random", Order::Random)],
+        "sequential or random",
+    )?;
     let start = match o.start {
         Some(0) => return Err(problem("openings.start", "openings are counted from 1")),
         Some(s) => s - 1,

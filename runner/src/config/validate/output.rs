@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::choice::choice;
 use super::{defaults, problem};
 use crate::config::plan::{OutputPlan, PgnOut, Problem};
 use crate::config::raw::RawOutput;
@@ -11,17 +12,13 @@ use crate::config::PgnExtras;
 
 /// The outputs; `default_dir` when the config names no folder.
 pub(super) fn output(raw: &RawOutput, default_dir: &str) -> Result<OutputPlan, Problem> {
-    let pgn_format = match raw.pgn_format.as_deref() {
-        None => defaults::PGN_FORMAT,
-        Some("iccs") => MoveFormat::Iccs,
-        Some("wxf") => MoveFormat::Wxf,
-        Some(other) => {
-            return Err(problem(
-                "output.pgn_format",
-                format!("`{other}`: expected iccs or wxf"),
-            ))
-        }
-    };
+    let pgn_format = choice(
+        "output.pgn_format",
+        raw.pgn_format.as_deref(),
+        defaults::PGN_FORMAT,
+        &[("iccs", MoveFormat::Iccs), ("wxf", MoveFormat::Wxf)],
+        "iccs or wxf",
+    )?;
     let dir = raw.dir.clone().unwrap_or_else(|| default_dir.to_owned());
     if dir.trim().is_empty() {
         return Err(problem(

@@ -1,5 +1,6 @@
 //! `[sprt]`: the test's design, for a match only, and the gate's Elo.
 
+use super::choice::choice;
 use super::{defaults, problem};
 use crate::config::plan::{Problem, TournamentKind};
 use crate::config::raw::RawSprt;
@@ -10,17 +11,16 @@ pub(super) fn sprt(kind: TournamentKind, raw: Option<&RawSprt>) -> Result<Option
     let Some(s) = raw else {
         return Ok(None);
     };
-    let model = match s.model.as_deref() {
-        None => defaults::SPRT.model,
-        Some("normalized") => EloModel::Normalized,
-        Some("logistic") => EloModel::Logistic,
-        Some(other) => {
-            return Err(problem(
-                "sprt.model",
-                format!("`{other}`: expected normalized or logistic"),
-            ))
-        }
-    };
+    let model = choice(
+        "sprt.model",
+        s.model.as_deref(),
+        defaults::SPRT.model,
+        &[
+            ("normalized", EloModel::Normalized),
+            ("logistic", EloModel::Logistic),
+        ],
+        "normalized or logistic",
+    )?;
     let d = defaults::SPRT;
     let sprt = Sprt::new(
         s.elo0.unwrap_or(d.elo0),
