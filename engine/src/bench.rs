@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::board::Position;
 use crate::eval::{Evaluator, MAX_LEVEL};
-use crate::search::{Control, Game, Limits, Searcher};
+use crate::search::{Control, GameSoFar, Limits, Searcher};
 
 /// Default depth of `bench`.
 pub const DEFAULT_DEPTH: i32 = 9;
@@ -45,7 +45,7 @@ pub fn run(depth: i32, level: u8, progress: &mut dyn FnMut(usize, &str, u64)) ->
             continue;
         };
         searcher.clear();
-        let game = Game {
+        let game = GameSoFar {
             start: start_pos,
             moves: Vec::new(),
         };

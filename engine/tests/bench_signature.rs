@@ -18,7 +18,7 @@ fn bench_prints_the_signature_of_the_default_search() {
 #[test]
 fn a_searcher_given_the_default_parameters_searches_the_bench_tree() {
     use xq_engine::eval::{Evaluator, TermWeights};
-    use xq_engine::search::{Control, Game, Limits, SearchParams, Searcher};
+    use xq_engine::search::{Control, GameSoFar, Limits, SearchParams, Searcher};
 
     let limits = Limits {
         depth: Some(6),
@@ -28,7 +28,7 @@ fn a_searcher_given_the_default_parameters_searches_the_bench_tree() {
         let mut total = 0;
         for fen in &xq_engine::bench::POSITIONS[..8] {
             searcher.clear();
-            let game = Game {
+            let game = GameSoFar {
                 start: xq_engine::board::Position::from_fen(fen).expect("bench fen"),
                 moves: Vec::new(),
             };

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use xq_engine::board::{Move, Position};
 use xq_engine::eval::Evaluator;
 use xq_engine::movegen::{legal_captures, legal_moves};
-use xq_engine::search::{Control, Game, Limits, Searcher};
+use xq_engine::search::{Control, GameSoFar, Limits, Searcher};
 
 fn mated(pos: &Position) -> bool {
     legal_moves(pos).is_empty()
@@ -121,7 +121,7 @@ proptest! {
     fn search_never_returns_an_illegal_move(seed in any::<u64>(), plies in 0usize..150, depth in 1i32..5, level in 0u8..7) {
         let pos = playout(seed, plies);
         let mut searcher = Searcher::new(1, Evaluator::new(level));
-        let game = Game { start: pos.clone(), moves: Vec::new() };
+        let game = GameSoFar { start: pos.clone(), moves: Vec::new() };
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let result = searcher.think(&game, &limits, &[], Arc::new(Control::new(false)), &mut |_| {});
         let legal = legal_moves(&pos);

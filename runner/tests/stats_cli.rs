@@ -41,74 +41,22 @@ fn assert_close(v: &Value, key: &str, want: f64) {
     );
 }
 
-/// fishtest's published check table (`docs/statistics.md`): counts, logistic bounds,
-/// normalized bounds, Elo, ±, LOS, nElo, ±, LLR logistic, LLR normalized.
-type Row = (&'static str, [&'static str; 2], [&'static str; 2], [f64; 7]);
+// fishtest's published check table (`docs/statistics.md`).
+include!("data/fishtest_check_table.rs");
 
-const TABLE: [Row; 4] = [
-    (
-        "120,2950,5700,3100,130",
-        ["0", "2"],
-        ["0", "2"],
-        [
-            2.461043,
-            2.382101,
-            0.978567,
-            4.541478,
-            4.396377,
-            1.977_920_0,
-            1.407_944_1,
-        ],
-    ),
-    (
-        "10789,19328,33806,19402,10543",
-        ["-3", "1"],
-        ["-1.75", "0.25"],
-        [
-            -0.773577,
-            1.277580,
-            0.117659,
-            -0.951629,
-            1.571623,
-            2.131_067_8,
-            -0.627_167_9,
-        ],
-    ),
-    (
-        "1,2,3,3,1",
-        ["0", "5"],
-        ["0", "5"],
-        [
-            17.386278,
-            128.150885,
-            0.609656,
-            21.630395,
-            153.761705,
-            0.018_797_7,
-            0.015_688_1,
-        ],
-    ),
-    (
-        "0,0,50,0,0",
-        ["0", "2"],
-        ["0", "2"],
-        [
-            0.0,
-            0.680908,
-            0.5,
-            0.0,
-            68.093400,
-            -0.282_412_5,
-            -0.002_077_4,
-        ],
-    ),
-];
+/// A number as a flag's value: `2` for 2.0, `-1.75`.
+fn flag(x: f64) -> String {
+    x.to_string()
+}
 
 #[test]
 fn check_vectors_through_json() {
-    for (penta, log, norm, want) in TABLE {
+    for (counts, log, norm, want) in FISHTEST_CHECK_TABLE {
+        let penta = counts.map(|c| c.to_string()).join(",");
+        let penta = penta.as_str();
+        let (log, norm) = (log.map(flag), norm.map(flag));
         let v = json(&[
-            "--penta", penta, "--elo0", log[0], "--elo1", log[1], "--model", "logistic",
+            "--penta", penta, "--elo0", &log[0], "--elo1", &log[1], "--model", "logistic",
         ]);
         for (key, w) in ["elo", "elo_ci95", "los", "nelo", "nelo_ci95"]
             .iter()
@@ -119,7 +67,7 @@ fn check_vectors_through_json() {
         assert_close(&v, "llr", want[5]);
         assert_close(&v, "llr_logistic", want[5]);
 
-        let v = json(&["--penta", penta, "--elo0", norm[0], "--elo1", norm[1]]);
+        let v = json(&["--penta", penta, "--elo0", &norm[0], "--elo1", &norm[1]]);
         assert_close(&v, "llr", want[6]);
         assert_close(&v, "llr_normalized", want[6]);
         assert_close(&v, "llr_lower", -2.944_438_979_166_440_3);

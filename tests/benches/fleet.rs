@@ -8,51 +8,17 @@
 //! `cargo bench -p xq-tests --bench fleet` (after `cargo build --release --workspace
 //! --bins`). `XQ_BENCH_QUICK=1` for a smaller run.
 
-#[path = "../tests/common/pg.rs"]
-mod pg;
+mod common;
 
 use std::path::{Path, PathBuf};
+
+use common::{bin, median, pg};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("bench executable");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .map(|d| d.join(name))
-        .expect("target dir")
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn config(dir: &Path, pairs: u64, concurrency: usize) -> PathBuf {
-    let engine = env!("CARGO_BIN_EXE_fault-engine");
-    let text = format!(
-        r#"[tournament]
-pairs = {pairs}
-concurrency = {concurrency}
-[time]
-depth = 1
-[rules]
-ruleset = "asian"
-move_limit = 0
-[adjudication]
-max_plies = 100
-[output]
-report_interval = 1000000
-[[engine]]
-name = "a"
-command = ["{engine}"]
-[[engine]]
-name = "b"
-command = ["{engine}"]
-"#
-    );
     let path = dir.join(format!("bench-{pairs}.toml"));
-    std::fs::write(&path, text).expect("write config");
+    std::fs::write(&path, common::instant_match(pairs, concurrency, None)).expect("write config");
     path
 }
 

@@ -5,17 +5,12 @@
 //! `cargo bench -p xq-tests --bench runner_overhead` (needs `cargo build --release` for
 //! the xq-runner binary). Set `XQ_BENCH_QUICK=1` for a smaller run.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 use std::time::Instant;
 
-fn bin_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("bench executable");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .map(PathBuf::from)
-        .expect("target dir")
-}
+use common::{bin_dir, median};
 
 struct Sample {
     games_per_s: f64,
@@ -26,33 +21,9 @@ struct Sample {
 }
 
 fn run(concurrency: usize, pairs: u64, dir: &std::path::Path) -> Sample {
-    let engine = env!("CARGO_BIN_EXE_fault-engine");
     let out = dir.join(format!("c{concurrency}-p{pairs}"));
     let _ = std::fs::remove_dir_all(&out);
-    let config = format!(
-        r#"[tournament]
-kind = "match"
-pairs = {pairs}
-concurrency = {concurrency}
-[time]
-depth = 1
-[rules]
-ruleset = "asian"
-move_limit = 0
-[adjudication]
-max_plies = 100
-[output]
-dir = "{out}"
-report_interval = 1000000
-[[engine]]
-name = "a"
-command = ["{engine}"]
-[[engine]]
-name = "b"
-command = ["{engine}"]
-"#,
-        out = out.display()
-    );
+    let config = common::instant_match(pairs, concurrency, Some(&out));
     let path = dir.join("bench.toml");
     std::fs::write(&path, config).expect("write config");
     let start = Instant::now();
@@ -80,11 +51,6 @@ command = ["{engine}"]
         games,
         plies: moves as f64 / games.max(1) as f64,
     }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 fn main() {

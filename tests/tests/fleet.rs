@@ -11,53 +11,20 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::pg::Cluster;
-use common::{bin, fault_engine, journal, mainlines, match_config, runner, scratch, timeless};
+use common::{
+    bin, journal, mainlines, match_config, path, runner, runner_with_env, scratch, timeless,
+};
 use serde_json::Value;
 
-/// A match of two instant fault engines at depth 1 (deterministic, varied games).
+/// A match of two instant fault engines at depth 1 (deterministic, varied games), both
+/// started with `engine_args`.
 fn fault_config(dir: &Path, pairs: u32, engine_args: &str, extra: &str) -> PathBuf {
-    let engine = fault_engine().display().to_string();
-    let text = format!(
-        r#"[tournament]
-pairs = {pairs}
-concurrency = 2
-seed = 3
-
-[time]
-depth = 1
-
-[openings]
-file = "{openings}"
-order = "random"
-
-[output]
-dir = "{out}"
-
-{extra}
-
-[[engine]]
-name = "a"
-command = ["{engine}"{engine_args}]
-
-[[engine]]
-name = "b"
-command = ["{engine}"{engine_args}]
-"#,
-        openings = mainlines().display(),
-        out = dir.join("out").display(),
-    );
-    let path = dir.join("run.toml");
-    std::fs::write(&path, text).expect("write config");
-    path
+    common::fault_config(dir, pairs, &mainlines(), [engine_args, engine_args], extra)
 }
 
 /// Slow engines: the same games, each move 5 ms later, so a run is still going when a
 /// test interferes.
 const SLOW: &str = r#", "--fault", "sleep", "--sleep-ms", "5""#;
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
 
 /// The parts of a game that do not depend on who played it or how fast.
 fn games(entries: Vec<Value>) -> Vec<(u64, u64, String, String, String)> {
@@ -541,14 +508,8 @@ fn bad_inputs_get_one_line_and_exit_2() {
     let dir = scratch("fleet-bad");
     let config = fault_config(dir.path(), 2, "", "");
     let one_line = |args: &[&str], env: &[(&str, &str)], expected: &str| {
-        let out = Command::new(bin("xq-runner"))
-            .args(args)
-            .envs(env.iter().copied())
-            .env_remove("XQ_DB")
-            .output()
-            .expect("run");
-        let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let (code, _, err) = runner_with_env(args, env, &["XQ_DB"]);
+        assert_eq!(code, 2, "{args:?}: {err}");
         let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
         assert_eq!(lines.len(), 1, "{args:?}: one error line: {err}");
         assert!(
@@ -729,16 +690,15 @@ fn tls_is_verified_as_libpq_does() {
     ]);
     assert_eq!(code, 0, "{o}{e}");
     let status_over = |words: &str| {
-        Command::new(bin("xq-runner"))
-            .args([
+        runner_with_env(
+            &[
                 "status",
                 "--db",
                 &format!("{} {words}", cluster.tcp_url("xq_worker")),
-            ])
-            .env("PGPASSWORD", "worker-secret")
-            .env_remove("XQ_DB")
-            .output()
-            .expect("run")
+            ],
+            &[("PGPASSWORD", "worker-secret")],
+            &["XQ_DB"],
+        )
     };
     let ca = certs.path().join("ca.crt").display().to_string();
     let other = certs.path().join("other.crt").display().to_string();
@@ -747,22 +707,16 @@ fn tls_is_verified_as_libpq_does() {
         format!("sslmode=verify-ca sslrootcert={ca}"),
         format!("sslmode=verify-full sslrootcert={ca}"),
     ] {
-        let out = status_over(&words);
-        assert_eq!(out.status.code(), Some(0), "{words}: {}", text(&out));
+        let (code, out, err) = status_over(&words);
+        assert_eq!(code, 0, "{words}: {out}{err}");
     }
     for words in [
         format!("sslmode=verify-full sslrootcert={other}"),
         format!("sslmode=verify-ca sslrootcert={other}"),
         "sslmode=verify-full".to_owned(),
     ] {
-        let out = status_over(&words);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{words} is refused: {}",
-            text(&out)
-        );
-        let err = String::from_utf8_lossy(&out.stderr);
+        let (code, out, err) = status_over(&words);
+        assert_eq!(code, 2, "{words} is refused: {out}{err}");
         assert_eq!(
             err.lines().filter(|l| l.starts_with("error")).count(),
             1,
@@ -770,22 +724,17 @@ fn tls_is_verified_as_libpq_does() {
         );
     }
     // verify-full checks the name: the certificate is for 127.0.0.1 and localhost only.
-    let by_other_name = Command::new(bin("xq-runner"))
-        .args([
+    let (code, out, err) = runner_with_env(
+        &[
             "status",
             "--db",
             &format!(
                 "host=127.0.0.2 port={} user=xq_worker dbname=xq sslmode=verify-full sslrootcert={ca}",
                 cluster.port
             ),
-        ])
-        .env("PGPASSWORD", "worker-secret")
-        .output()
-        .expect("run");
-    assert_eq!(
-        by_other_name.status.code(),
-        Some(2),
-        "{}",
-        text(&by_other_name)
+        ],
+        &[("PGPASSWORD", "worker-secret")],
+        &[],
     );
+    assert_eq!(code, 2, "{out}{err}");
 }

@@ -10,54 +10,19 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::{
-    bin, fault_engine, journal, journal_games_so_far, mainlines, runner, scratch, timeless,
+    bin, fault_engine, journal, journal_games_so_far, mainlines, path, runner, scratch, timeless,
 };
 use serde_json::Value;
 
-/// A match of two instant fault engines (deterministic, varied games), written to `dir`.
+/// A match of two instant fault engines (deterministic, varied games), written to `dir`;
+/// the first one's command spells out its default `--sleep-ms 0`.
 fn fault_config(dir: &Path, pairs: u32, openings: &Path, extra: &str) -> std::path::PathBuf {
-    let engine = fault_engine().display().to_string();
-    let text = format!(
-        r#"[tournament]
-pairs = {pairs}
-concurrency = 2
-seed = 3
-
-[time]
-depth = 1
-
-[openings]
-file = "{openings}"
-order = "random"
-
-[output]
-dir = "{out}"
-
-{extra}
-
-[[engine]]
-name = "a"
-command = ["{engine}", "--sleep-ms", "0"]
-
-[[engine]]
-name = "b"
-command = ["{engine}"]
-"#,
-        openings = openings.display(),
-        out = dir.join("out").display(),
-    );
-    let path = dir.join("run.toml");
-    std::fs::write(&path, text).expect("write config");
-    path
+    common::fault_config(dir, pairs, openings, [r#", "--sleep-ms", "0""#, ""], extra)
 }
 
 fn summary(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).expect("summary"))
         .expect("summary is JSON")
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
 }
 
 #[test]

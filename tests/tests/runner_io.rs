@@ -9,8 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::{
-    bin, commands_config, eventually, fault_command, kill_all_with, processes_with, scratch,
-    wait_for,
+    bin, commands_config, eventually, fault_command, kill_all_with, path, processes_with,
+    runner_with_env, scratch, wait_for,
 };
 
 #[test]
@@ -59,13 +59,12 @@ fn the_log_file_has_every_line_both_ways_with_time_and_engine_and_no_colour() {
         "",
     );
     let log = folder.path().join("engines.log");
-    let mut command = Command::new(bin("xq-runner"));
-    command
-        .args(["run", config.to_str().expect("path"), "--log"])
-        .arg(&log)
-        .env("RUST_LOG", "debug");
-    let out = command.output().expect("run");
-    assert_eq!(out.status.code(), Some(0));
+    let (code, out, err) = runner_with_env(
+        &["run", path(&config), "--log", path(&log)],
+        &[("RUST_LOG", "debug")],
+        &[],
+    );
+    assert_eq!(code, 0, "{out}{err}");
     let text = std::fs::read_to_string(&log).expect("log written");
     for (what, needle) in [
         ("hello to the engine", " first#"),
@@ -85,7 +84,7 @@ fn the_log_file_has_every_line_both_ways_with_time_and_engine_and_no_colour() {
         .all(|l| l.len() > 28 && l.as_bytes()[4] == b'-' && l[..28].contains('T')));
     assert!(!text.contains('\u{1b}'), "no colour codes in the log");
     // RUST_LOG=debug shows the engines' stderr (lossily decoded GBK), no colour in a pipe.
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = err;
     assert!(
         stderr.contains("stderr:") && stderr.contains('\u{fffd}'),
         "{stderr}"

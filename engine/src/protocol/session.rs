@@ -15,7 +15,7 @@ use super::tunables::{set_tunable, Handshake};
 use crate::board::{Color, Move, Position};
 use crate::eval::{Evaluator, MAX_LEVEL};
 use crate::movegen::is_legal;
-use crate::search::{Clock, Control, Game, Limits, SearchParams, Searcher};
+use crate::search::{ClockReading, Control, GameSoFar, Limits, SearchParams, Searcher};
 
 /// Accept a draw offer when our score is at most this (a pawn across the river down).
 const ACCEPT_DRAW_BELOW: i32 = -100;
@@ -43,7 +43,7 @@ struct Running {
 /// The engine's state between commands.
 pub struct Session {
     out: Output,
-    game: Game,
+    game: GameSoFar,
     banned: Vec<Move>,
     searcher: Option<Searcher>,
     running: Option<Running>,
@@ -72,7 +72,7 @@ impl Session {
     pub fn new(out: Output, handshake: Handshake) -> Session {
         Session {
             out,
-            game: Game {
+            game: GameSoFar {
                 start: Position::startpos(),
                 moves: Vec::new(),
             },
@@ -266,7 +266,7 @@ impl Session {
             }
             pos.make_move(m);
         }
-        self.game = Game { start, moves };
+        self.game = GameSoFar { start, moves };
         self.banned.clear();
     }
 
@@ -298,7 +298,7 @@ impl Session {
             depth: go.depth,
             nodes: go.nodes,
             movetime: go.movetime,
-            clock: own.time.map(|time_left| Clock {
+            clock: own.time.map(|time_left| ClockReading {
                 time_left,
                 increment: own.increment.unwrap_or_default(),
                 moves_to_go: own.moves_to_go,

@@ -40,7 +40,7 @@ pub struct SearchResult {
 
 /// The game so far: the start position and the moves played from it.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct GameSoFar {
     pub start: Position,
     pub moves: Vec<Move>,
 }
@@ -51,7 +51,7 @@ impl Searcher {
     /// is reached or `control` says stop (in infinite or ponder mode only on stop).
     pub fn think(
         &mut self,
-        game: &Game,
+        game: &GameSoFar,
         limits: &Limits,
         banned: &[Move],
         control: Arc<Control>,
@@ -134,7 +134,13 @@ impl Searcher {
         result
     }
 
-    fn prepare(&mut self, game: &Game, limits: &Limits, banned: &[Move], control: Arc<Control>) {
+    fn prepare(
+        &mut self,
+        game: &GameSoFar,
+        limits: &Limits,
+        banned: &[Move],
+        control: Arc<Control>,
+    ) {
         self.tt.new_search();
         self.heuristics.new_search();
         self.pos = game.start.with_values(&crate::eval::psqt::VALUES);

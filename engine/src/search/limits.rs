@@ -11,7 +11,7 @@ use super::params::{
 
 /// Time left on the engine's clock for the rest of the game or the period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct ClockReading {
     pub time_left: Duration,
     pub increment: Duration,
     /// Moves until the next time control, if the period has one.
@@ -24,7 +24,7 @@ pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
-    pub clock: Option<Clock>,
+    pub clock: Option<ClockReading>,
     /// Search until told to stop (`go infinite`, `go depth infinite`).
     pub infinite: bool,
     /// Ponder: search without a time limit until `ponderhit` (then the clock applies) or `stop`.
@@ -166,7 +166,7 @@ mod tests {
             (5000, 50, Some(40)),
         ] {
             let limits = Limits {
-                clock: Some(Clock {
+                clock: Some(ClockReading {
                     time_left: ms(left),
                     increment: ms(inc),
                     moves_to_go: mtg,

@@ -15,8 +15,8 @@ mod searcher;
 mod table_memory;
 mod tt;
 
-pub use driver::{Game, Report, SearchResult};
-pub use limits::{Budget, Clock, Control, Limits};
+pub use driver::{GameSoFar, Report, SearchResult};
+pub use limits::{Budget, ClockReading, Control, Limits};
 pub use search_params::{SearchParams, SEARCH_TUNABLES};
 pub use searcher::Searcher;
 pub use tt::{Bound, TranspositionTable};

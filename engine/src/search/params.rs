@@ -138,6 +138,15 @@ pub const HISTORY_BONUS_SCALE: i32 = 8;
 /// The first `SORTED_QUIETS` quiet moves (after hash move and killers) are picked in
 /// history order; the rest follow in generation order.
 pub const SORTED_QUIETS: usize = 12;
+/// Captures are ordered by MVV/LVA: `victim * MVV_LVA_VICTIM_SCALE - attacker /
+/// MVV_LVA_ATTACKER_DIVISOR`, the pieces valued by their material, a king by
+/// [`KING_ORDER_VALUE`]: any victim's step outweighs every attacker's.
+pub const MVV_LVA_VICTIM_SCALE: i32 = 16;
+/// See [`MVV_LVA_VICTIM_SCALE`].
+pub const MVV_LVA_ATTACKER_DIVISOR: i32 = 16;
+/// The king's value in capture ordering (kings are never captured in legal play; as an
+/// attacker it orders last), above every piece's material.
+pub const KING_ORDER_VALUE: i32 = 10_000;
 
 // -----------------------------------------------------------------------------------------
 // Transposition table replacement (tt.rs; not tunable)

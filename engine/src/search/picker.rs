@@ -2,7 +2,9 @@
 //! killers, quiet moves by history, and losing captures last.
 
 use super::heuristics::Heuristics;
-use super::params::{HISTORY_MAX, SORTED_QUIETS};
+use super::params::{
+    HISTORY_MAX, KING_ORDER_VALUE, MVV_LVA_ATTACKER_DIVISOR, MVV_LVA_VICTIM_SCALE, SORTED_QUIETS,
+};
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::{
@@ -22,13 +24,14 @@ const MAX_PLACE: i32 = (1 << PLACE_BITS) - 1;
 // above GOOD_CAPTURE, and history values) keeps its order once shifted up by the place
 // bits. Hash moves, killers and losing captures are never in a list that is selected.
 const _: () = assert!(MAX_MOVES <= 1 << PLACE_BITS);
-const _: () = assert!(GOOD_CAPTURE + 16 * 10_000 < i32::MAX >> PLACE_BITS);
+const _: () =
+    assert!(GOOD_CAPTURE + MVV_LVA_VICTIM_SCALE * KING_ORDER_VALUE < i32::MAX >> PLACE_BITS);
 const _: () = assert!(-HISTORY_MAX > i32::MIN >> PLACE_BITS);
 
 /// Ordering value of a victim (kings are never captured in legal play).
 fn victim_value(kind: PieceKind) -> i32 {
     match kind {
-        PieceKind::King => 10_000,
+        PieceKind::King => KING_ORDER_VALUE,
         other => material(other),
     }
 }
@@ -53,7 +56,7 @@ pub fn is_losing_capture(pos: &Position, m: Move) -> bool {
 fn capture_score(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| victim_value(p.kind()));
     let attacker = pos.piece_at(m.from()).map_or(0, |p| victim_value(p.kind()));
-    victim * 16 - attacker / 16
+    victim * MVV_LVA_VICTIM_SCALE - attacker / MVV_LVA_ATTACKER_DIVISOR
 }
 
 // The generators for nodes in check are instantiated once each, out of line and cold,
@@ -587,7 +590,7 @@ mod tests {
             5,
             HISTORY_MAX,
             GOOD_CAPTURE - 625,
-            GOOD_CAPTURE + 16 * 10_000,
+            GOOD_CAPTURE + MVV_LVA_VICTIM_SCALE * KING_ORDER_VALUE,
         ];
         let mut seed = 12_345u64;
         for len in [1, 2, 3, 7, 12, 40, MAX_MOVES] {

@@ -793,10 +793,10 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Game, Limits};
+    use crate::search::{GameSoFar, Limits};
 
     fn search_nodes(searcher: &mut Searcher) -> u64 {
-        let game = Game {
+        let game = GameSoFar {
             start: Position::startpos(),
             moves: Vec::new(),
         };

@@ -59,7 +59,7 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&state).unwrap_or_default()
+            serde_json::to_string_pretty(&state).map_err(|e| e.to_string())?
         );
     } else {
         print!("{}", state.to_text());

@@ -343,6 +343,7 @@ impl EngineSession {
 
     /// Ends the engine politely (`quit`), killing it after the grace period.
     pub async fn quit(mut self) {
+        // An engine that cannot read `quit` is killed after the grace period below.
         let _ = self.send(&ToEngine::Quit).await;
         if let Some(process) = self.process.take() {
             process.end(self.timeouts.quit_grace).await;

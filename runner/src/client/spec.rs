@@ -36,15 +36,20 @@ pub struct Timeouts {
     pub unclocked_move: Duration,
 }
 
+impl Timeouts {
+    /// The defaults, as a constant for the config's table of defaults.
+    pub const DEFAULT: Timeouts = Timeouts {
+        startup: Duration::from_secs(10),
+        ping: Duration::from_secs(10),
+        stop_grace: Duration::from_millis(1000),
+        quit_grace: Duration::from_millis(500),
+        unclocked_move: Duration::from_secs(300),
+    };
+}
+
 impl Default for Timeouts {
     fn default() -> Timeouts {
-        Timeouts {
-            startup: Duration::from_secs(10),
-            ping: Duration::from_secs(10),
-            stop_grace: Duration::from_millis(1000),
-            quit_grace: Duration::from_millis(500),
-            unclocked_move: Duration::from_secs(300),
-        }
+        Timeouts::DEFAULT
     }
 }
 

@@ -4,16 +4,19 @@
 
 pub mod locate;
 mod overrides;
+mod pgn;
 mod plan;
 mod raw;
+mod validate;
 
 use std::fmt;
 use std::path::Path;
 
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
+pub use pgn::{MoveFormat, PgnExtras};
 pub use plan::{
-    book_use, EnginePlan, FaultLimits, Kind, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
-    MAX_ENGINES, MAX_PAIRINGS,
+    book_use, EnginePlan, FaultLimits, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
+    TournamentKind, MAX_ENGINES, MAX_PAIRINGS,
 };
 pub use raw::RawConfig;
 
@@ -134,7 +137,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
         applied.push((path, o.label.as_str()));
     }
     let default_dir = format!("out/{}", default_dir_name(name));
-    let plan = plan::validate(&raw, &default_dir).map_err(|p| {
+    let plan = validate::validate(&raw, &default_dir).map_err(|p| {
         let flag = blame(&p.key, &applied, applier.added_engines());
         let path: Vec<&str> = p.key.split('.').collect();
         let line = if flag.is_some() {
@@ -147,10 +150,20 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
             ..error(line, Some(p.key.clone()), p.message)
         }
     })?;
-    let canonical = toml::to_string(&table).unwrap_or_default();
+    // A table read from TOML always writes back; should it not, the run's identity
+    // (the resume hash) would be the hash of nothing, so say so instead.
+    let unwritable = |e: toml::ser::Error| {
+        error(
+            None,
+            None,
+            format!("cannot write the config back as TOML: {e}"),
+        )
+    };
+    let canonical = toml::to_string(&table).map_err(unwritable)?;
+    let hash = run_hash(&table).map_err(unwritable)?;
     Ok(Loaded {
         plan,
-        hash: run_hash(&table),
+        hash,
         text: canonical,
     })
 }
@@ -290,12 +303,8 @@ pub fn fingerprint_file(path: &Path) -> std::io::Result<String> {
 }
 
 /// The hash of everything in the config that decides which games are played.
-fn run_hash(table: &toml::Table) -> String {
-    fnv1a(
-        toml::to_string(&identity(table))
-            .unwrap_or_default()
-            .into_bytes(),
-    )
+fn run_hash(table: &toml::Table) -> Result<String, toml::ser::Error> {
+    Ok(fnv1a(toml::to_string(&identity(table))?.into_bytes()))
 }
 
 /// The keys (dotted, e.g. `time.depth`, `engine.1.options`) whose values differ between

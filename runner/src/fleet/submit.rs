@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::config::{Kind, Loaded};
+use crate::config::{Loaded, TournamentKind};
 use crate::schedule::folder::openings_input;
 use crate::schedule::tournament::load_openings;
 use crate::store::pg::runs::NewRun;
@@ -24,7 +24,7 @@ pub fn new_run(loaded: &Loaded, batch_pairs: u32) -> Result<NewRun, String> {
     let openings = openings_input(loaded).map_err(|e| e.to_string())?;
     let names: Vec<&str> = plan.engines.iter().map(|e| e.spec.name.as_str()).collect();
     let title = match plan.kind {
-        Kind::Match => names.join(" vs "),
+        TournamentKind::Match => names.join(" vs "),
         kind => format!("{} of {}", kind.name(), names.join(", ")),
     };
     let bench: BTreeMap<String, u64> = plan

@@ -381,7 +381,10 @@ async fn play_and_submit(
             tokio::select! {
                 played = &mut play => break played,
                 _ = renewal.tick() => {
-                    let _ = link.db.heartbeat(&options.name, Some(claim.run), options.concurrency).await;
+                    // The heartbeat only shows the worker in `status`; the lease below is what counts.
+                    if let Err(e) = link.db.heartbeat(&options.name, Some(claim.run), options.concurrency).await {
+                        tracing::warn!("heartbeat: {e}");
+                    }
                     match link.db.renew(claim, options.lease).await {
                         Ok(true) => {}
                         Ok(false) => {
@@ -406,7 +409,10 @@ async fn play_and_submit(
     let entries = match played {
         Played::Whole(entries) => entries,
         Played::Dropped => {
-            let _ = link.db.release(claim).await;
+            // A batch not given back returns to the pool when its lease runs out.
+            if let Err(e) = link.db.release(claim).await {
+                tracing::warn!("giving back batch {}: {e}", claim.batch);
+            }
             return if *link.stop.borrow() {
                 Err(Stop::Signal)
             } else {
@@ -418,7 +424,10 @@ async fn play_and_submit(
                 "error: run {}: {why}; this worker leaves the run",
                 claim.run
             );
-            let _ = link.db.release(claim).await;
+            // A batch not given back returns to the pool when its lease runs out.
+            if let Err(e) = link.db.release(claim).await {
+                tracing::warn!("giving back batch {}: {e}", claim.batch);
+            }
             retry!(link, "refusing a run", |db| db.refuse(
                 claim.run,
                 &options.name,

@@ -12,7 +12,7 @@ use super::report::{write_input, HeadReading, RunHead};
 use super::summary::{summarize, RunnerCost};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
-use crate::schedule::Ending;
+use crate::store::ending::Ending;
 use crate::store::journal::JOURNAL_FILE;
 use crate::store::read_ahead::scan_ahead;
 use crate::store::tracker::Tracker;
@@ -65,7 +65,10 @@ impl RunFiles<'_> {
             self.cost,
         );
         let path = dir.join("summary.json");
-        let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| FilesError::Write {
+            path: path.clone(),
+            source: e.into(),
+        })?;
         std::fs::write(&path, text).map_err(|source| FilesError::Write { path, source })?;
         // One pass over the journal writes the PGN and reads what the report shows.
         let head = match RunHead::read(dir) {

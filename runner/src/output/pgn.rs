@@ -11,18 +11,9 @@ use xq_core::board::{Color, Position, START_FEN};
 use xq_core::notation::format_wxf;
 
 use super::pgn_comment::{end_comment, push_move_comment, PgnExtras};
+// The setting is the config's (a layer down); its old path stays for the callers.
+pub use crate::config::MoveFormat;
 use crate::game::{PlayedGame, TimeControl};
-
-/// How moves are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MoveFormat {
-    /// ICCS coordinates with a dash and capitals: `H2-E2`.
-    #[default]
-    Iccs,
-    /// WXF names: `C2.5`.
-    Wxf,
-}
 
 /// Header fields that are not in the game record.
 #[derive(Clone, Debug, Default)]

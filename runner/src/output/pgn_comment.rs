@@ -10,23 +10,11 @@
 
 use std::fmt::Write as _;
 
-use serde::{Deserialize, Serialize};
-
 use super::pgn::push_number;
+// The setting is the config's (a layer down); its old path stays for the callers.
 use crate::client::Score;
+pub use crate::config::PgnExtras;
 use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
-
-/// The optional fields of a move comment, fastchess's `-pgnout nodes=true
-/// seldepth=true nps=true`; each is written only where the engine gave it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PgnExtras {
-    /// `n=<nodes>`.
-    pub nodes: bool,
-    /// `sd=<selective depth>`.
-    pub seldepth: bool,
-    /// `nps=<nodes per second>`, as the engine reported it.
-    pub nps: bool,
-}
 
 /// Longest detail kept in an end comment: a long engine error stays in the journal.
 const MAX_DETAIL: usize = 200;

@@ -130,6 +130,9 @@ impl<'a> PgnWriter<'a> {
         // `merge` and `report --db` have no book at hand: read the openings the run played.
         let read_book = match (book, &plan.openings) {
             (None, Some(o)) => OpeningBook::load_used(&o.path, &crate::config::book_use(plan, o))
+                // The games are in the journal; without the book only their opening
+                // tags are missing, which is no reason to write no PGN at all.
+                .map_err(|e| tracing::warn!("the PGN is written without opening names: {e}"))
                 .ok()
                 .map(|(b, _)| b),
             _ => None,

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::config::{Kind, Plan};
-use crate::schedule::Ending;
+use crate::config::{Plan, TournamentKind};
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
+use crate::store::ending::Ending;
 use crate::store::tracker::{Faults, Tracker};
 
 /// One engine of the run.
@@ -91,7 +91,7 @@ impl RunnerCost {
 pub struct Summary {
     pub version: &'static str,
     pub config_hash: String,
-    pub kind: Kind,
+    pub kind: TournamentKind,
     pub status: String,
     pub exit_code: u8,
     pub engines: Vec<EngineLine>,

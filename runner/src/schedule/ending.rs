@@ -6,50 +6,9 @@ use crate::config::Plan;
 use crate::exit;
 use crate::game::EndReason;
 use crate::stats::{Estimate, StatsReport, Verdict};
+// The type is the store's (the outputs write it); the old path stays for the callers.
+pub use crate::store::ending::Ending;
 use crate::store::tracker::Tracker;
-
-/// How a run ended: the status a user reads and the exit code.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    pub status: String,
-    pub code: u8,
-}
-
-impl Ending {
-    fn new(status: impl Into<String>, code: u8) -> Ending {
-        Ending {
-            status: status.into(),
-            code,
-        }
-    }
-
-    /// A run stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): resumable.
-    #[must_use]
-    pub fn interrupted() -> Ending {
-        Ending::new("interrupted", exit::ABORTED)
-    }
-
-    /// A run that could not go on (a journal write failed, a game could not start).
-    #[must_use]
-    pub fn aborted(why: &str) -> Ending {
-        Ending::new(format!("aborted: {why}"), exit::ABORTED)
-    }
-
-    /// A shard that played all its pairs: the verdict comes at `merge`.
-    #[must_use]
-    pub fn shard_done(shard: crate::store::meta::Shard) -> Ending {
-        Ending::new(
-            format!("shard {shard} played (merge the shards for the run's result)"),
-            exit::OK,
-        )
-    }
-
-    /// Whether the run ended early and can be resumed.
-    #[must_use]
-    pub fn is_aborted(&self) -> bool {
-        self.code == exit::ABORTED
-    }
-}
 
 /// The SPRT verdict of the first pairing, if one is reached.
 #[must_use]

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::errors::{OpeningsError, OutputDirError};
 use super::tournament::RunError;
 use crate::config::{differences, Loaded};
 use crate::store::journal::JOURNAL_FILE;
@@ -21,7 +22,10 @@ pub enum Start {
 }
 
 fn refuse(dir: &Path, why: impl std::fmt::Display) -> RunError {
-    RunError::OutputDir(format!("{}: {why}", dir.display()))
+    RunError::OutputDir(OutputDirError::Refused {
+        dir: dir.to_path_buf(),
+        why: why.to_string(),
+    })
 }
 
 /// Checks that a new run may use `dir`: it does not exist yet (and can be created), or
@@ -105,9 +109,12 @@ pub fn openings_input(loaded: &Loaded) -> Result<Option<InputFile>, RunError> {
     let Some(openings) = &loaded.plan.openings else {
         return Ok(None);
     };
-    InputFile::of(&openings.path)
-        .map(Some)
-        .map_err(|e| RunError::Openings(format!("{}: cannot read: {e}", openings.path.display())))
+    InputFile::of(&openings.path).map(Some).map_err(|source| {
+        RunError::Openings(OpeningsError::Fingerprint {
+            path: openings.path.clone(),
+            source,
+        })
+    })
 }
 
 /// Checks that the run in `dir` is the run `loaded` describes, with the same inputs,
@@ -122,7 +129,7 @@ pub fn check_resume(
     shard: Option<Shard>,
     openings: Option<&InputFile>,
 ) -> Result<RunMeta, RunError> {
-    let meta = RunMeta::read(dir).map_err(|e| RunError::OutputDir(e.to_string()))?;
+    let meta = RunMeta::read(dir).map_err(OutputDirError::from)?;
     if meta.config_hash != loaded.hash {
         let keys = differences(&meta.config, &loaded.text);
         return Err(refuse(
@@ -145,10 +152,11 @@ pub fn check_resume(
     }
     if let (Some(was), Some(now)) = (&meta.openings, openings) {
         if was.fingerprint != now.fingerprint {
-            return Err(RunError::Openings(format!(
-                "{}: the opening file changed since the run started (fingerprint {} then, {} now): a resumed run must play the same openings; restore the file",
-                now.path, was.fingerprint, now.fingerprint
-            )));
+            return Err(RunError::Openings(OpeningsError::Changed {
+                path: now.path.clone(),
+                was: was.fingerprint.clone(),
+                now: now.fingerprint.clone(),
+            }));
         }
     }
     Ok(meta)
@@ -159,7 +167,9 @@ pub fn check_resume(
 /// # Errors
 /// [`RunError::OutputDir`] when the folder or the file cannot be written.
 pub fn create(dir: &Path, meta: &RunMeta) -> Result<(), RunError> {
-    std::fs::create_dir_all(dir).map_err(|e| refuse(dir, format!("cannot create: {e}")))?;
-    meta.write(dir)
-        .map_err(|e| RunError::OutputDir(e.to_string()))
+    std::fs::create_dir_all(dir).map_err(|source| OutputDirError::Create {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
+    Ok(meta.write(dir).map_err(OutputDirError::from)?)
 }

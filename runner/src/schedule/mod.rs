@@ -12,11 +12,12 @@
 
 pub mod ending;
 pub mod engines;
+pub mod errors;
 pub mod folder;
 pub mod tournament;
 pub mod worker;
 
-pub use ending::Ending;
+pub use crate::store::ending::Ending;
 pub use tournament::{run, RunError, RunOutcome, Start};
 
 /// Whether workers may go on.

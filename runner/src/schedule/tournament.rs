@@ -17,12 +17,13 @@ use tokio::sync::{mpsc, watch};
 
 use super::ending::{self, Ending};
 use super::engines::RunContext;
+use super::errors::{OpeningsError, OutputDirError};
 use super::folder::{self, Start as FolderStart};
 use super::worker::{worker, Report};
 use super::RunState;
 use crate::client::EngineSession;
 use crate::config::book_use;
-use crate::config::{Kind, Loaded, Plan};
+use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
 use crate::openings::{OpeningBook, Schedule};
 use crate::output::files::{today, FilesError, RunFiles};
@@ -38,12 +39,12 @@ use crate::store::tracker::Tracker;
 /// Why a run could not start or continue.
 #[derive(Debug, Error)]
 pub enum RunError {
-    #[error("{0}")]
-    Openings(String),
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
     #[error("engine `{name}` cannot be used: {why}")]
     EngineStart { name: String, why: String },
-    #[error("{0}")]
-    OutputDir(String),
+    #[error(transparent)]
+    OutputDir(#[from] OutputDirError),
     #[error(transparent)]
     Journal(#[from] JournalError),
     #[error(transparent)]
@@ -104,7 +105,7 @@ pub fn load_openings(plan: &Plan) -> Result<Option<(OpeningBook, Schedule)>, Run
         return Ok(None);
     };
     let (book, schedule) = OpeningBook::load_used(&openings.path, &book_use(plan, openings))
-        .map_err(|e| RunError::Openings(e.to_string()))?;
+        .map_err(OpeningsError::from)?;
     Ok(Some((book, schedule)))
 }
 
@@ -171,11 +172,13 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         tracker.record(&entry, job.pairing, a, b);
     })?;
     if beyond > 0 {
-        return Err(RunError::OutputDir(format!(
-            "{}: the run has played pair {beyond} already: it can be extended (--pairs more than {}), not shortened",
-            dir.display(),
-            beyond.div_ceil(plan.pairings.len().max(1) as u64)
-        )));
+        return Err(RunError::OutputDir(OutputDirError::Refused {
+            dir: dir.clone(),
+            why: format!(
+                "the run has played pair {beyond} already: it can be extended (--pairs more than {}), not shortened",
+                beyond.div_ceil(plan.pairings.len().max(1) as u64)
+            ),
+        }));
     }
     preflight(plan).await?;
     let mut meta = match resumed {
@@ -198,8 +201,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     };
     // A resume may extend the run: keep the config it now plays.
     meta.config.clone_from(&loaded.text);
-    meta.write(&dir)
-        .map_err(|e| RunError::OutputDir(e.to_string()))?;
+    meta.write(&dir).map_err(OutputDirError::from)?;
 
     let session = Session::play(loaded, start, openings, tracker).await?;
     meta.played_s += session.elapsed_s;
@@ -331,6 +333,7 @@ impl Session {
                 Report::Failed(why) => {
                     progress.println(&format!("error: {why}; stopping"));
                     ending.get_or_insert_with(|| Ending::aborted(&why));
+                    // Fails only when no slot listens any more: then none is playing.
                     let _ = state_tx.send(RunState::Stopping);
                     continue;
                 }
@@ -344,6 +347,7 @@ impl Session {
             if let Err(e) = journal.append(&entry) {
                 progress.println(&format!("error: {e}; stopping"));
                 ending.get_or_insert_with(|| Ending::aborted(&e.to_string()));
+                // Fails only when no slot listens any more: then none is playing.
                 let _ = state_tx.send(RunState::Stopping);
                 continue;
             }
@@ -374,11 +378,16 @@ impl Session {
                 verdict_reached = true;
             }
             if ending.is_some() {
+                // Fails only when no slot listens any more: then none is playing.
                 let _ = state_tx.send(RunState::Stopping);
             }
         }
         for handle in handles {
-            let _ = handle.await;
+            // A slot that panicked has lost only its game in progress (not journaled):
+            // the others' games stand, but the panic is a bug worth seeing.
+            if let Err(e) = handle.await {
+                tracing::warn!("a game slot ended abnormally: {e}");
+            }
         }
         signals.abort();
         progress.finish();
@@ -410,6 +419,7 @@ async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicB
         exit::ABORTED,
         move || {
             interrupted.store(true, Ordering::SeqCst);
+            // Fails only when the run has ended: nothing is left to stop.
             let _ = state.send(RunState::Stopping);
         },
     )
@@ -438,13 +448,15 @@ fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
 #[must_use]
 pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
     match plan.kind {
-        Kind::Match => {
+        TournamentKind::Match => {
             let names = (
                 plan.engines[0].spec.name.as_str(),
                 plan.engines[1].spec.name.as_str(),
             );
             result_block(names, &tracker.tally(0), plan.sprt.as_ref())
         }
-        Kind::Gauntlet | Kind::RoundRobin | Kind::Ladder => rating_table(&ratings(tracker)),
+        TournamentKind::Gauntlet | TournamentKind::RoundRobin | TournamentKind::Ladder => {
+            rating_table(&ratings(tracker))
+        }
     }
 }

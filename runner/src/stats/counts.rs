@@ -21,10 +21,11 @@ use super::error::CountsError;
 use super::penta::Penta;
 use super::wdl::Wdl;
 
-/// Outcome of one game from the first engine's point of view.
+/// The result of one game from the first engine's point of view: win, draw or loss
+/// (the game's own result, from Red's side, is `game::Outcome`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum WinDrawLoss {
     /// Score 0.
     Loss,
     /// Score 0.5.
@@ -33,7 +34,7 @@ pub enum Outcome {
     Win,
 }
 
-impl Outcome {
+impl WinDrawLoss {
     /// The outcome of a game score, which must be exactly 0, 0.5 or 1.
     ///
     /// # Errors

@@ -34,7 +34,7 @@ pub mod sprt;
 pub mod tally;
 pub mod wdl;
 
-pub use counts::{parse_counts, CountKind, Counts, Outcome};
+pub use counts::{parse_counts, CountKind, Counts, WinDrawLoss};
 pub use dist::{Moments, Pdf};
 pub use elo::{logistic_elo, logistic_score, Estimate};
 pub use error::{CountsError, RatingError, RootError, SprtError};

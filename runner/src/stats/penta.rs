@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::counts::{CountKind, Counts, Outcome};
+use super::counts::{CountKind, Counts, WinDrawLoss};
 use super::error::CountsError;
 
 /// Pentanomial pair counts `[LL, LD, DD+WL, WD, WW]` from the first engine's
@@ -46,14 +46,14 @@ impl Penta {
     ///
     /// # Examples
     /// ```
-    /// use xq_runner::stats::{Outcome, Penta};
+    /// use xq_runner::stats::{WinDrawLoss, Penta};
     ///
     /// let mut penta = Penta::default();
-    /// penta.add_pair(Outcome::Win, Outcome::Loss); // one point: DD+WL
-    /// penta.add_pair(Outcome::Win, Outcome::Draw); // one and a half: WD
+    /// penta.add_pair(WinDrawLoss::Win, WinDrawLoss::Loss); // one point: DD+WL
+    /// penta.add_pair(WinDrawLoss::Win, WinDrawLoss::Draw); // one and a half: WD
     /// assert_eq!(penta.to_array(), [0, 0, 1, 1, 0]);
     /// ```
-    pub fn add_pair(&mut self, first: Outcome, second: Outcome) {
+    pub fn add_pair(&mut self, first: WinDrawLoss, second: WinDrawLoss) {
         match first.half_points() + second.half_points() {
             0 => self.ll += 1,
             1 => self.ld += 1,
@@ -68,7 +68,10 @@ impl Penta {
     /// # Errors
     /// [`CountsError::InvalidScore`] if a score is not 0, 0.5 or 1.
     pub fn add_scores(&mut self, first: f64, second: f64) -> Result<(), CountsError> {
-        let (a, b) = (Outcome::from_score(first)?, Outcome::from_score(second)?);
+        let (a, b) = (
+            WinDrawLoss::from_score(first)?,
+            WinDrawLoss::from_score(second)?,
+        );
         self.add_pair(a, b);
         Ok(())
     }

@@ -10,7 +10,7 @@ use std::ops::{Add, AddAssign};
 
 use serde::{Deserialize, Serialize};
 
-use super::counts::Outcome;
+use super::counts::WinDrawLoss;
 use super::error::CountsError;
 use super::penta::Penta;
 use super::wdl::Wdl;
@@ -53,7 +53,7 @@ impl Tally {
     }
 
     /// Counts one pair given its two game outcomes.
-    pub fn add_pair(&mut self, first: Outcome, second: Outcome) {
+    pub fn add_pair(&mut self, first: WinDrawLoss, second: WinDrawLoss) {
         self.penta.add_pair(first, second);
         self.wdl.add_game(first);
         self.wdl.add_game(second);
@@ -64,7 +64,10 @@ impl Tally {
     /// # Errors
     /// [`CountsError::InvalidScore`] if a score is not 0, 0.5 or 1.
     pub fn add_scores(&mut self, first: f64, second: f64) -> Result<(), CountsError> {
-        let (a, b) = (Outcome::from_score(first)?, Outcome::from_score(second)?);
+        let (a, b) = (
+            WinDrawLoss::from_score(first)?,
+            WinDrawLoss::from_score(second)?,
+        );
         self.add_pair(a, b);
         Ok(())
     }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::counts::{CountKind, Counts, Outcome};
+use super::counts::{CountKind, Counts, WinDrawLoss};
 use super::error::CountsError;
 
 /// Trinomial game counts `[L, D, W]` from the first engine's point of view.
@@ -40,11 +40,11 @@ impl Wdl {
     }
 
     /// Counts one game.
-    pub fn add_game(&mut self, outcome: Outcome) {
+    pub fn add_game(&mut self, outcome: WinDrawLoss) {
         match outcome {
-            Outcome::Loss => self.losses += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Win => self.wins += 1,
+            WinDrawLoss::Loss => self.losses += 1,
+            WinDrawLoss::Draw => self.draws += 1,
+            WinDrawLoss::Win => self.wins += 1,
         }
     }
 
@@ -53,7 +53,7 @@ impl Wdl {
     /// # Errors
     /// [`CountsError::InvalidScore`] if the score is not 0, 0.5 or 1.
     pub fn add_score(&mut self, score: f64) -> Result<(), CountsError> {
-        self.add_game(Outcome::from_score(score)?);
+        self.add_game(WinDrawLoss::from_score(score)?);
         Ok(())
     }
 

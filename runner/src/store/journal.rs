@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use xq_core::board::Move;
 
+use super::jsonl::ScanError;
 use crate::client::Score;
 use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
 
@@ -289,50 +290,18 @@ impl Journal {
     ///
     /// # Errors
     /// The file cannot be read, or a line before the last is corrupt.
-    pub fn scan(path: &Path, mut each: impl FnMut(u64, JournalEntry)) -> Result<u64, JournalError> {
-        let io = |source| JournalError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(io(e)),
-        };
-        let mut good_len: u64 = 0;
-        let mut reader = BufReader::new(file);
-        // Bytes, not text: a line torn inside a character (names may be any UTF-8) is
-        // a torn line like any other, and bad bytes inside the file get their line.
-        let mut buffer = Vec::new();
-        let mut line_no = 0;
-        loop {
-            buffer.clear();
-            let read = reader.read_until(b'\n', &mut buffer).map_err(io)?;
-            if read == 0 || !buffer.ends_with(b"\n") {
-                // The end, or a torn last line: the runner was killed while writing it.
-                break;
-            }
-            line_no += 1;
-            match serde_json::from_slice::<JournalEntry>(buffer.trim_ascii_end()) {
-                Ok(entry) => {
-                    each(good_len, entry);
-                    good_len += read as u64;
-                }
-                Err(e) => {
-                    // Only the very last line may be damaged.
-                    let mut rest = Vec::new();
-                    if reader.read_until(b'\n', &mut rest).map_err(io)? == 0 {
-                        break;
-                    }
-                    return Err(JournalError::Corrupt {
-                        path: path.to_owned(),
-                        line: line_no,
-                        why: e.to_string(),
-                    });
-                }
-            }
-        }
-        Ok(good_len)
+    pub fn scan(path: &Path, each: impl FnMut(u64, JournalEntry)) -> Result<u64, JournalError> {
+        super::jsonl::scan(path, each).map_err(|e| match e {
+            ScanError::Io(source) => JournalError::Io {
+                path: path.to_owned(),
+                source,
+            },
+            ScanError::Corrupt { line, why } => JournalError::Corrupt {
+                path: path.to_owned(),
+                line,
+                why,
+            },
+        })
     }
 
     /// Cuts a torn last line (see [`Journal::scan`]) off the file, so that appending

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::finished::{game_number, FinishedGames};
 use super::journal::JournalEntry;
 use crate::game::{EndReason, Outcome};
-use crate::stats::{Outcome as Result3, ScoreTable, Tally};
+use crate::stats::{ScoreTable, Tally, WinDrawLoss};
 
 /// Faults of one engine, by reason code.
 pub type Faults = BTreeMap<String, u64>;
@@ -63,13 +63,13 @@ fn first_engine_score(outcome: Outcome, first_is_red: bool) -> f64 {
     }
 }
 
-fn as_result(score: f64) -> Result3 {
+fn as_result(score: f64) -> WinDrawLoss {
     if score > 0.75 {
-        Result3::Win
+        WinDrawLoss::Win
     } else if score < 0.25 {
-        Result3::Loss
+        WinDrawLoss::Loss
     } else {
-        Result3::Draw
+        WinDrawLoss::Draw
     }
 }
 

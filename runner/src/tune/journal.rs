@@ -7,11 +7,13 @@
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+use crate::store::jsonl::ScanError;
 
 /// The journal's name in the output folder.
 pub const TUNE_JOURNAL: &str = "tune.jsonl";
@@ -114,41 +116,16 @@ pub fn read(path: &Path) -> Result<(Vec<Record>, u64), JournalError> {
         path: path.to_owned(),
         source,
     };
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(io(e)),
-    };
-    let mut reader = BufReader::new(file);
     let mut records = Vec::new();
-    let mut good_len = 0u64;
-    let mut buffer = Vec::new();
-    let mut line = 0;
-    loop {
-        buffer.clear();
-        let n = reader.read_until(b'\n', &mut buffer).map_err(io)?;
-        if n == 0 || !buffer.ends_with(b"\n") {
-            break;
-        }
-        line += 1;
-        match serde_json::from_slice::<Record>(buffer.trim_ascii_end()) {
-            Ok(record) => {
-                records.push(record);
-                good_len += n as u64;
-            }
-            Err(e) => {
-                let mut rest = Vec::new();
-                if reader.read_until(b'\n', &mut rest).map_err(io)? == 0 {
-                    break;
-                }
-                return Err(JournalError::Corrupt {
-                    path: path.to_owned(),
-                    line,
-                    why: e.to_string(),
-                });
-            }
-        }
-    }
+    let good_len =
+        crate::store::jsonl::scan(path, |_, record| records.push(record)).map_err(|e| match e {
+            ScanError::Io(source) => io(source),
+            ScanError::Corrupt { line, why } => JournalError::Corrupt {
+                path: path.to_owned(),
+                line,
+                why,
+            },
+        })?;
     Ok((records, good_len))
 }
 

@@ -158,6 +158,57 @@ options = {{ evallevel = "0", hashsize = "4" }}
     path
 }
 
+/// A match of two instant fault engines at depth 1 (deterministic, varied games),
+/// written to `dir`: `engine_args` is what follows the program in each engine's
+/// `command` list, as TOML (`, "--sleep-ms", "5"`), `extra` more TOML.
+pub fn fault_config(
+    dir: &std::path::Path,
+    pairs: u32,
+    openings: &std::path::Path,
+    engine_args: [&str; 2],
+    extra: &str,
+) -> PathBuf {
+    let engine = fault_engine().display().to_string();
+    let [args_a, args_b] = engine_args;
+    let text = format!(
+        r#"[tournament]
+pairs = {pairs}
+concurrency = 2
+seed = 3
+
+[time]
+depth = 1
+
+[openings]
+file = "{openings}"
+order = "random"
+
+[output]
+dir = "{out}"
+
+{extra}
+
+[[engine]]
+name = "a"
+command = ["{engine}"{args_a}]
+
+[[engine]]
+name = "b"
+command = ["{engine}"{args_b}]
+"#,
+        openings = openings.display(),
+        out = dir.join("out").display(),
+    );
+    let path = dir.join("run.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+/// A path as text, for a command line.
+pub fn path(p: &std::path::Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
 /// Runs `xq-runner` with arguments; returns (exit code, stdout, stderr).
 pub fn runner(args: &[&str]) -> (i32, String, String) {
     output_of(std::process::Command::new(bin("xq-runner")).args(args))
@@ -171,6 +222,21 @@ pub fn runner_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) 
             .args(args)
             .current_dir(dir),
     )
+}
+
+/// Runs `xq-runner` with arguments, with the variables of `set` set and those of
+/// `unset` removed from its environment; returns (exit code, stdout, stderr).
+pub fn runner_with_env(
+    args: &[&str],
+    set: &[(&str, &str)],
+    unset: &[&str],
+) -> (i32, String, String) {
+    let mut command = std::process::Command::new(bin("xq-runner"));
+    command.args(args).envs(set.iter().copied());
+    for name in unset {
+        command.env_remove(name);
+    }
+    output_of(&mut command)
 }
 
 fn output_of(command: &mut std::process::Command) -> (i32, String, String) {

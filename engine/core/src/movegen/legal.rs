@@ -330,7 +330,7 @@ pub(super) fn emit<S: MoveSink>(
 
 /// Which legal moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum GenKind {
     All,
     Captures,
     Quiets,
@@ -338,7 +338,7 @@ pub enum Kind {
 
 /// Generates the legal moves of one kind.
 #[inline(always)]
-fn generate<S: MoveSink>(pos: &Position, kind: Kind, sink: &mut S) {
+fn generate<S: MoveSink>(pos: &Position, kind: GenKind, sink: &mut S) {
     let victims = pos.color_bb(!pos.side_to_move());
     generate_filtered(pos, &LegalFilter::new(pos), kind, victims, sink);
 }
@@ -349,22 +349,22 @@ fn generate<S: MoveSink>(pos: &Position, kind: Kind, sink: &mut S) {
 fn generate_filtered<S: MoveSink>(
     pos: &Position,
     filter: &LegalFilter,
-    kind: Kind,
+    kind: GenKind,
     victims: BitBoard,
     sink: &mut S,
 ) {
     let us = pos.side_to_move();
     let occ = filter.occ;
     let allowed = match kind {
-        Kind::All => !pos.color_bb(us),
-        Kind::Captures => victims,
-        Kind::Quiets => !occ,
+        GenKind::All => !pos.color_bb(us),
+        GenKind::Captures => victims,
+        GenKind::Quiets => !occ,
     };
 
     for from in pos.pieces_of(us, PieceKind::Rook) {
         let targets = match kind {
-            Kind::Captures => rook_hits(from, occ),
-            Kind::All | Kind::Quiets => rook_attacks(from, occ),
+            GenKind::Captures => rook_hits(from, occ),
+            GenKind::All | GenKind::Quiets => rook_attacks(from, occ),
         };
         emit(filter, from, targets & allowed, sink);
         if sink.done() {
@@ -373,12 +373,12 @@ fn generate_filtered<S: MoveSink>(
     }
     for from in pos.pieces_of(us, PieceKind::Cannon) {
         let targets = match kind {
-            Kind::All => {
+            GenKind::All => {
                 let (quiet, captures) = cannon_moves(from, occ);
                 quiet | captures & victims
             }
-            Kind::Captures => cannon_hits(from, occ) & victims,
-            Kind::Quiets => cannon_moves(from, occ).0,
+            GenKind::Captures => cannon_hits(from, occ) & victims,
+            GenKind::Quiets => cannon_moves(from, occ).0,
         };
         emit(filter, from, targets, sink);
         if sink.done() {
@@ -388,7 +388,7 @@ fn generate_filtered<S: MoveSink>(
     // A horse or elephant that could take nothing even unblocked is skipped before its
     // legs or eyes are looked at (most of them, when generating captures).
     let may_capture = |reach: &[BitBoard; Square::COUNT], from: Square| {
-        kind != Kind::Captures || (reach[from.index()] & victims).any()
+        kind != GenKind::Captures || (reach[from.index()] & victims).any()
     };
     for from in pos.pieces_of(us, PieceKind::Horse) {
         if may_capture(&HORSE_REACH, from) {
@@ -398,7 +398,7 @@ fn generate_filtered<S: MoveSink>(
             }
         }
     }
-    if kind == Kind::Captures {
+    if kind == GenKind::Captures {
         emit_pawn_captures(pos, filter, victims, sink);
     } else {
         for from in pos.pieces_of(us, PieceKind::Pawn) {
@@ -423,7 +423,7 @@ fn generate_filtered<S: MoveSink>(
     }
     // Advisors and the king never leave the palace: with no victim in it, they take
     // nothing (the usual case when generating captures).
-    if kind == Kind::Captures && (victims & BitBoard::palace(us)).is_empty() {
+    if kind == GenKind::Captures && (victims & BitBoard::palace(us)).is_empty() {
         return;
     }
     for from in pos.pieces_of(us, PieceKind::Advisor) {
@@ -481,14 +481,14 @@ fn emit_pawn_captures<S: MoveSink>(
 /// Replaces the contents of `list` with the legal moves of one kind (for callers that
 /// keep their lists between positions).
 #[inline]
-pub fn generate_into(pos: &Position, kind: Kind, list: &mut MoveList) {
+pub fn generate_into(pos: &Position, kind: GenKind, list: &mut MoveList) {
     list.clear();
     generate(pos, kind, list);
 }
 
 /// Like [`generate_into`], reusing a [`LegalFilter`] made for this very position.
 #[inline]
-pub fn generate_with(pos: &Position, filter: &LegalFilter, kind: Kind, list: &mut MoveList) {
+pub fn generate_with(pos: &Position, filter: &LegalFilter, kind: GenKind, list: &mut MoveList) {
     list.clear();
     generate_to(pos, filter, kind, list);
 }
@@ -496,7 +496,7 @@ pub fn generate_with(pos: &Position, filter: &LegalFilter, kind: Kind, list: &mu
 /// Adds the moves of one kind that `filter` (made for this very position) passes to
 /// `sink`: the legal ones, or with [`LegalFilter::untested`] the pseudo-legal ones.
 #[inline]
-pub fn generate_to<S: MoveSink>(pos: &Position, filter: &LegalFilter, kind: Kind, sink: &mut S) {
+pub fn generate_to<S: MoveSink>(pos: &Position, filter: &LegalFilter, kind: GenKind, sink: &mut S) {
     let victims = pos.color_bb(!pos.side_to_move());
     generate_filtered(pos, filter, kind, victims, sink);
 }
@@ -515,7 +515,7 @@ pub fn generate_captures_unchecked(pos: &Position, victims: BitBoard, list: &mut
     generate_filtered(
         pos,
         &LegalFilter::untested(pos),
-        Kind::Captures,
+        GenKind::Captures,
         victims,
         list,
     );
@@ -538,7 +538,7 @@ pub fn capture_keeps_king_safe(pos: &Position, m: Move) -> bool {
 #[must_use]
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, Kind::All, &mut list);
+    generate(pos, GenKind::All, &mut list);
     list
 }
 
@@ -546,7 +546,7 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 #[must_use]
 pub fn legal_captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, Kind::Captures, &mut list);
+    generate(pos, GenKind::Captures, &mut list);
     list
 }
 
@@ -554,7 +554,7 @@ pub fn legal_captures(pos: &Position) -> MoveList {
 #[must_use]
 pub fn legal_quiets(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, Kind::Quiets, &mut list);
+    generate(pos, GenKind::Quiets, &mut list);
     list
 }
 
@@ -562,7 +562,7 @@ pub fn legal_quiets(pos: &Position) -> MoveList {
 #[must_use]
 pub fn count_legal(pos: &Position) -> usize {
     let mut counter = Counter(0);
-    generate(pos, Kind::All, &mut counter);
+    generate(pos, GenKind::All, &mut counter);
     counter.0
 }
 
@@ -570,7 +570,7 @@ pub fn count_legal(pos: &Position) -> usize {
 #[must_use]
 pub fn has_legal_move(pos: &Position) -> bool {
     let mut any = AnyMove(false);
-    generate(pos, Kind::All, &mut any);
+    generate(pos, GenKind::All, &mut any);
     any.0
 }
 

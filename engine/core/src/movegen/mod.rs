@@ -16,8 +16,8 @@ pub use attacks::{
 pub use check::gives_check;
 pub use legal::{
     capture_keeps_king_safe, count_legal, generate_captures_unchecked, generate_into, generate_to,
-    generate_with, has_legal_move, is_legal, legal_captures, legal_moves, legal_quiets,
-    Kind as GenKind, LegalFilter, MoveSink,
+    generate_with, has_legal_move, is_legal, legal_captures, legal_moves, legal_quiets, GenKind,
+    LegalFilter, MoveSink,
 };
 pub use movelist::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};

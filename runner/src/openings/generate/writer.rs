@@ -68,6 +68,7 @@ pub fn write_suite(path: &Path, header: &str, openings: &[Opening]) -> Result<()
     let written =
         write_lines(&temporary, header, openings).and_then(|()| fs::rename(&temporary, path));
     written.map_err(|source| {
+        // The write's own error is the one to report; a part file left over is harmless.
         let _ = fs::remove_file(&temporary);
         GenerateError::Write {
             path: path.to_owned(),

@@ -21,7 +21,7 @@ pub(super) fn is_result(word: &str) -> bool {
 
 /// A game being read.
 #[derive(Debug)]
-pub(super) struct Game {
+pub(super) struct PgnGame {
     /// The line it starts on.
     pub(super) line: usize,
     fen: Option<String>,
@@ -40,9 +40,9 @@ pub(super) struct Game {
     seen: bool,
 }
 
-impl Game {
-    pub(super) fn new(line: usize) -> Game {
-        Game {
+impl PgnGame {
+    pub(super) fn new(line: usize) -> PgnGame {
+        PgnGame {
             line,
             fen: None,
             opening: None,
@@ -209,7 +209,7 @@ mod tests {
     use super::*;
 
     fn play(words: &[&str]) -> Result<Opening, (usize, LineError)> {
-        let mut game = Game::new(1);
+        let mut game = PgnGame::new(1);
         for (i, w) in words.iter().enumerate() {
             game.word(w, i + 1);
         }
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn tandem_pawns_are_not_move_numbers() {
-        let mut game = Game::new(1);
+        let mut game = PgnGame::new(1);
         game.tag("FEN", "4k4/9/2P3P2/2P3P2/2P6/9/9/9/9/3K5 w".to_owned());
         game.word("77.6", 3);
         let opening = game.finish().expect("77.6 is a move");
@@ -247,7 +247,7 @@ mod tests {
         ));
         let chinese = play(&["炮二平五"]).expect_err("chinese");
         assert!(chinese.1.to_string().contains("ICCS"), "{}", chinese.1);
-        let mut game = Game::new(4);
+        let mut game = PgnGame::new(4);
         game.tag("FEN", "not a fen".to_owned());
         game.word("h2e2", 5);
         assert!(matches!(game.finish(), Err((5, LineError::Fen(_)))));
@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn tags_name_the_opening() {
-        let mut game = Game::new(1);
+        let mut game = PgnGame::new(1);
         game.tag("Opening", "Central cannon".to_owned());
         game.tag("Variation", "screen horses".to_owned());
         game.tag("ECCO", "C00".to_owned());

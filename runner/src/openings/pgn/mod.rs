@@ -20,7 +20,7 @@ mod scan;
 use std::collections::VecDeque;
 use std::io::BufRead;
 
-use self::game::{is_result, Game};
+use self::game::{is_result, PgnGame};
 use self::scan::{Event, Scanner};
 use super::error::{LineError, OpeningError};
 use super::format::Place;
@@ -49,7 +49,7 @@ pub struct PgnReader<R> {
     lines: RawLines<R>,
     scanner: Scanner,
     /// The game being read, and where it starts.
-    game: Option<(Game, Place)>,
+    game: Option<(PgnGame, Place)>,
     /// Games finished and not yet handed out.
     ready: VecDeque<(Result<Opening, OpeningError>, Place)>,
     /// Where on the first line to begin (a game that starts after another's result on
@@ -111,7 +111,7 @@ impl<R: BufRead> PgnReader<R> {
         let from = std::mem::take(&mut self.first_column);
         if let Err(kind) = raw {
             let place = self.place(0);
-            let (game, _) = self.game.get_or_insert_with(|| (Game::new(line), place));
+            let (game, _) = self.game.get_or_insert_with(|| (PgnGame::new(line), place));
             game.fail(line, kind);
             return;
         }
@@ -132,9 +132,12 @@ impl<R: BufRead> PgnReader<R> {
     }
 
     /// The game an event at `column` belongs to, started there when there is none.
-    fn game_at(&mut self, column: usize, line: usize) -> &mut Game {
+    fn game_at(&mut self, column: usize, line: usize) -> &mut PgnGame {
         let place = self.place(column);
-        &mut self.game.get_or_insert_with(|| (Game::new(line), place)).0
+        &mut self
+            .game
+            .get_or_insert_with(|| (PgnGame::new(line), place))
+            .0
     }
 
     fn event(&mut self, event: Event<'_>, line: usize) {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::input::RunInput;
 use super::series::{Point, Replay};
-use crate::config::Kind;
+use crate::config::TournamentKind;
 use crate::game::EndReason;
 use crate::output::summary::{ratings, RatingLine};
 use crate::output::text::{rating_table, result_block};
@@ -78,7 +78,7 @@ impl<'a> Facts<'a> {
                 }
             })
             .collect();
-        let multi = input.kind != Kind::Match;
+        let multi = input.kind != TournamentKind::Match;
         let mut rating_lines = if multi { ratings(tracker) } else { Vec::new() };
         rating_lines.sort_by(|a, b| b.elo.total_cmp(&a.elo));
         let result_text = match pairings.first() {
@@ -131,13 +131,13 @@ impl<'a> Facts<'a> {
     #[must_use]
     pub fn title(&self) -> String {
         match (self.input.kind, self.pairings.first()) {
-            (Kind::Match, Some(p)) => format!("{} vs {}", p.first, p.second),
-            (Kind::Gauntlet, _) => format!(
+            (TournamentKind::Match, Some(p)) => format!("{} vs {}", p.first, p.second),
+            (TournamentKind::Gauntlet, _) => format!(
                 "Gauntlet: {} vs {} opponents",
                 self.names.first().map_or("?", String::as_str),
                 self.names.len().saturating_sub(1)
             ),
-            (Kind::Ladder, _) => format!("Ladder of {} engines", self.names.len()),
+            (TournamentKind::Ladder, _) => format!("Ladder of {} engines", self.names.len()),
             _ => format!("Round robin of {} engines", self.names.len()),
         }
     }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::charts::{elo_chart, llr_chart, penta_chart, rating_chart, EloAxis};
 use super::facts::Facts;
 use super::{escape, signed};
-use crate::config::Kind;
+use crate::config::TournamentKind;
 use crate::stats::EloModel;
 
 const STYLE: &str = include_str!("style.css");
@@ -49,10 +49,10 @@ fn kpi(out: &mut String, label: &str, value: &str, sub: &str) {
 
 fn header(f: &Facts<'_>, out: &mut String) {
     let kind = match f.input.kind {
-        Kind::Match => "match",
-        Kind::Gauntlet => "gauntlet",
-        Kind::RoundRobin => "round robin",
-        Kind::Ladder => "ladder",
+        TournamentKind::Match => "match",
+        TournamentKind::Gauntlet => "gauntlet",
+        TournamentKind::RoundRobin => "round robin",
+        TournamentKind::Ladder => "ladder",
     };
     let marker = f.marker();
     let _ = write!(
@@ -76,7 +76,7 @@ fn header(f: &Facts<'_>, out: &mut String) {
         &f.games.to_string(),
         &format!("{} complete pairs", f.pairs()),
     );
-    if let (Kind::Match, Some(p)) = (f.input.kind, f.pairings.first()) {
+    if let (TournamentKind::Match, Some(p)) = (f.input.kind, f.pairings.first()) {
         let e = &p.estimate;
         kpi(
             out,
@@ -367,7 +367,7 @@ pub fn page(f: &Facts<'_>) -> String {
         escape(&f.title())
     );
     header(f, &mut out);
-    let multi = f.input.kind != Kind::Match;
+    let multi = f.input.kind != TournamentKind::Match;
     let block = if f.result_text.trim().is_empty() {
         "no games yet"
     } else {

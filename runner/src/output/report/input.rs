@@ -13,9 +13,9 @@ use serde::Deserialize;
 use super::games::{GameList, GamePicker, PgnSettings};
 use super::series::{Replay, Replayer};
 use super::ReportError;
-use crate::config::{Kind, RawConfig};
-use crate::output::pgn::MoveFormat;
-use crate::output::pgn_comment::PgnExtras;
+use crate::config::MoveFormat;
+use crate::config::PgnExtras;
+use crate::config::{RawConfig, TournamentKind};
 use crate::output::settings::RunSettings;
 use crate::stats::{EloModel, Sprt};
 use crate::store::journal::{Journal, JournalEntry};
@@ -45,7 +45,7 @@ pub struct RunInput {
     /// `run.json`: version, config hash and the config text.
     pub meta: RunMeta,
     pub engines: Vec<EngineInfo>,
-    pub kind: Kind,
+    pub kind: TournamentKind,
     /// Engine indices; the first plays Red in game 0 of each pair.
     pub pairings: Vec<(usize, usize)>,
     pub sprt: Option<Sprt>,
@@ -90,8 +90,8 @@ struct SummaryPairing {
 }
 
 /// The kind of a run from its name, with the aliases `config::plan` accepts.
-fn kind_from_name(name: Option<&str>) -> Option<Kind> {
-    name.map_or(Some(Kind::Match), Kind::from_name)
+fn kind_from_name(name: Option<&str>) -> Option<TournamentKind> {
+    name.map_or(Some(TournamentKind::Match), TournamentKind::from_name)
 }
 
 /// Reads an output folder.
@@ -120,7 +120,7 @@ pub struct RunHead {
     summary: Option<SummaryFile>,
     engines: Vec<EngineInfo>,
     names: Vec<String>,
-    kind: Kind,
+    kind: TournamentKind,
     pairings: Vec<(usize, usize)>,
     sprt: Option<Sprt>,
 }
@@ -169,7 +169,17 @@ impl RunHead {
             path: meta_path.clone(),
             why: e.to_string(),
         })?;
-        let config: Option<RawConfig> = toml::from_str(&meta.config).ok();
+        // The engines' options come from the config; a report of a run whose config no
+        // longer reads (an older version's keys) is still worth writing without them.
+        let config: Option<RawConfig> = toml::from_str(&meta.config)
+            .map_err(|e| {
+                tracing::warn!(
+                    "{}: the run's config does not read, the report leaves out the engines' options: {}",
+                    meta_path.display(),
+                    e.message()
+                )
+            })
+            .ok();
         let summary = read_summary(&dir.join("summary.json"))?;
 
         let options = |i: usize| -> BTreeMap<String, String> {
@@ -271,7 +281,12 @@ fn pgn_settings(c: &RawConfig) -> PgnSettings {
     }
 }
 
-type Shape = (Vec<EngineInfo>, Kind, Vec<(usize, usize)>, Option<Sprt>);
+type Shape = (
+    Vec<EngineInfo>,
+    TournamentKind,
+    Vec<(usize, usize)>,
+    Option<Sprt>,
+);
 
 fn read_summary(path: &Path) -> Result<Option<SummaryFile>, ReportError> {
     match std::fs::read_to_string(path) {
@@ -306,7 +321,7 @@ fn shape_from_summary(
         .collect();
     let index = |name: &str| engines.iter().position(|e| e.name == name);
     let pairings = if s.pairings.is_empty() {
-        Kind::pairings(kind, engines.len())
+        TournamentKind::pairings(kind, engines.len())
     } else {
         s.pairings
             .iter()
@@ -359,7 +374,7 @@ fn shape_from_config(
             },
         }
     });
-    let pairings = Kind::pairings(kind, engines.len());
+    let pairings = TournamentKind::pairings(kind, engines.len());
     Some((engines, kind, pairings, sprt))
 }
 
@@ -376,16 +391,25 @@ mod tests {
 
     #[test]
     fn pairings_follow_the_plan_order() {
-        assert_eq!(Kind::pairings(Kind::Match, 2), vec![(0, 1)]);
-        assert_eq!(Kind::pairings(Kind::Gauntlet, 3), vec![(0, 1), (0, 2)]);
         assert_eq!(
-            Kind::pairings(Kind::RoundRobin, 3),
+            TournamentKind::pairings(TournamentKind::Match, 2),
+            vec![(0, 1)]
+        );
+        assert_eq!(
+            TournamentKind::pairings(TournamentKind::Gauntlet, 3),
+            vec![(0, 1), (0, 2)]
+        );
+        assert_eq!(
+            TournamentKind::pairings(TournamentKind::RoundRobin, 3),
             vec![(0, 1), (0, 2), (1, 2)]
         );
-        assert_eq!(kind_from_name(Some("round-robin")), Some(Kind::RoundRobin));
+        assert_eq!(
+            kind_from_name(Some("round-robin")),
+            Some(TournamentKind::RoundRobin)
+        );
         assert_eq!(kind_from_name(Some("swiss")), None);
         assert_eq!(
-            Kind::pairings(Kind::Ladder, 4),
+            TournamentKind::pairings(TournamentKind::Ladder, 4),
             vec![(0, 1), (1, 2), (2, 3)]
         );
     }

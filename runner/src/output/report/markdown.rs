@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::facts::Facts;
 use super::signed;
-use crate::config::Kind;
+use crate::config::TournamentKind;
 
 /// Text shown as text in a heading, a line or a table cell: no line breaks, no HTML
 /// or entities, and every character markdown reads as markup escaped, so an engine
@@ -96,7 +96,7 @@ pub fn summary_md(f: &Facts<'_>) -> String {
     let fence = fence(block);
     let _ = writeln!(out, "{fence}text\n{block}\n{fence}\n");
 
-    if f.input.kind != Kind::Match && !f.ratings.is_empty() {
+    if f.input.kind != TournamentKind::Match && !f.ratings.is_empty() {
         out.push_str("### Ratings\n\n");
         let rows: Vec<Vec<String>> = f
             .ratings

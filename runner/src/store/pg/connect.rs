@@ -332,61 +332,19 @@ fn split_pgpass(line: &str) -> Vec<String> {
     fields
 }
 
-/// A certificate verifier that accepts any certificate (`sslmode` prefer and require
-/// without a root certificate: encryption, not authentication, as in libpq).
+/// The certificate verifier of the sslmodes that check less than `verify-full`: the
+/// handshake's signatures are always checked (with the provider's algorithms, as
+/// webpki's verifier checks them), the certificate itself only as far as the mode says.
 #[derive(Debug)]
-struct AcceptAny(Arc<rustls::crypto::CryptoProvider>);
-
-impl ServerCertVerifier for AcceptAny {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, TlsError> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, TlsError> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, TlsError> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.0.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
+struct Lenient {
+    /// `None`: any certificate (`sslmode` prefer and require without a root certificate:
+    /// encryption, not authentication, as in libpq). `Some`: the chain is checked
+    /// against the root certificate but not the host name (`verify-ca`).
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    provider: Arc<rustls::crypto::CryptoProvider>,
 }
 
-/// Checks the chain against the root certificate but not the host name (`verify-ca`).
-#[derive(Debug)]
-struct ChainOnly(Arc<WebPkiServerVerifier>);
-
-impl ServerCertVerifier for ChainOnly {
+impl ServerCertVerifier for Lenient {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -395,10 +353,10 @@ impl ServerCertVerifier for ChainOnly {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, TlsError> {
-        match self
-            .0
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
-        {
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
             Err(TlsError::InvalidCertificate(rustls::CertificateError::NotValidForName))
             | Err(TlsError::InvalidCertificate(
                 rustls::CertificateError::NotValidForNameContext { .. },
@@ -413,7 +371,12 @@ impl ServerCertVerifier for ChainOnly {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, TlsError> {
-        self.0.verify_tls12_signature(message, cert, dss)
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -422,11 +385,18 @@ impl ServerCertVerifier for ChainOnly {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, TlsError> {
-        self.0.verify_tls13_signature(message, cert, dss)
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 
@@ -445,10 +415,14 @@ impl Target {
             None => None,
         };
         let verifier: Arc<dyn ServerCertVerifier> = match (self.tls, roots) {
-            (Tls::Disable | Tls::Prefer, _) | (Tls::Require, None) => Arc::new(AcceptAny(provider)),
-            (Tls::Require | Tls::VerifyCa, Some(roots)) => {
-                Arc::new(ChainOnly(web_pki(roots, &provider)?))
-            }
+            (Tls::Disable | Tls::Prefer, _) | (Tls::Require, None) => Arc::new(Lenient {
+                chain: None,
+                provider,
+            }),
+            (Tls::Require | Tls::VerifyCa, Some(roots)) => Arc::new(Lenient {
+                chain: Some(web_pki(roots, &provider)?),
+                provider,
+            }),
             (Tls::VerifyFull, Some(roots)) => web_pki(roots, &provider)?,
             (Tls::VerifyCa | Tls::VerifyFull, None) => {
                 return Err(DbError::Config(

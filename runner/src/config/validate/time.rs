@@ -1,0 +1,53 @@
+//! `[time]` (and an engine's own `time`): exactly one limit, and the margin.
+
+use std::time::Duration;
+
+use super::{defaults, duration, problem};
+use crate::config::plan::Problem;
+use crate::config::raw::RawTime;
+use crate::game::{parse_duration, TimeControl};
+
+/// Exactly one limit of a `[time]` table at `key`, or none.
+pub(super) fn control(key: &str, time: &RawTime) -> Result<Option<TimeControl>, Problem> {
+    let mut found = Vec::new();
+    if let Some(tc) = &time.tc {
+        let tc = TimeControl::parse(tc).map_err(|e| problem(format!("{key}.tc"), e.to_string()))?;
+        if !matches!(tc, TimeControl::Clock { .. }) {
+            return Err(problem(
+                format!("{key}.tc"),
+                "a clock like 10+0.1 or 40/60; use movetime for a time per move",
+            ));
+        }
+        found.push(tc);
+    }
+    if let Some(t) = &time.movetime {
+        found.push(TimeControl::MoveTime(
+            parse_duration(t).map_err(|e| problem(format!("{key}.movetime"), e.to_string()))?,
+        ));
+    }
+    if let Some(d) = time.depth {
+        if d == 0 || d > defaults::MAX_DEPTH {
+            return Err(problem(
+                format!("{key}.depth"),
+                format!("depth must be 1..{}", defaults::MAX_DEPTH),
+            ));
+        }
+        found.push(TimeControl::Depth(d));
+    }
+    if let Some(n) = time.nodes {
+        if n == 0 {
+            return Err(problem(format!("{key}.nodes"), "nodes must be at least 1"));
+        }
+        found.push(TimeControl::Nodes(n));
+    }
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.pop()),
+        _ => Err(problem(key, "set only one of tc, movetime, depth, nodes")),
+    }
+}
+
+/// `time.margin`.
+pub(super) fn margin(time: &RawTime) -> Result<Duration, Problem> {
+    duration("time.margin", time.margin.as_ref(), defaults::TIME_MARGIN)
+}

@@ -1,0 +1,102 @@
+//! `[tournament]`: the kind, how many engines and pairings it may have, and the schedule
+//! (pairs, concurrency, affinity, seed, event).
+
+use super::defaults;
+use super::problem;
+use crate::config::plan::{Problem, TournamentKind, MAX_ENGINES, MAX_PAIRINGS};
+use crate::config::raw::RawTournament;
+
+/// `tournament.kind`.
+pub(super) fn kind(raw: &RawTournament) -> Result<TournamentKind, Problem> {
+    match raw.kind.as_deref() {
+        None => Ok(defaults::KIND),
+        Some(name) => TournamentKind::from_name(name).ok_or_else(|| {
+            problem(
+                "tournament.kind",
+                format!("`{name}`: expected match, gauntlet, round_robin or ladder"),
+            )
+        }),
+    }
+}
+
+/// Refuses more engines, or more pairings, than one run may have.
+pub(super) fn size(kind: TournamentKind, engines: usize) -> Result<(), Problem> {
+    if engines > MAX_ENGINES {
+        return Err(problem(
+            "engine",
+            format!("{engines} engines: at most {MAX_ENGINES} in one run"),
+        ));
+    }
+    let count = kind.pairing_count(engines);
+    if count > MAX_PAIRINGS {
+        return Err(problem(
+            "tournament.kind",
+            format!(
+                "a {} of {engines} engines has {count} pairings: at most {MAX_PAIRINGS} in one run (a gauntlet or ladder has one per engine)",
+                kind.name(),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The rest of `[tournament]`, resolved.
+pub(super) struct Schedule {
+    pub pairs: u64,
+    pub concurrency: usize,
+    pub affinity: bool,
+    pub seed: u64,
+    pub event: String,
+}
+
+/// Pairs (from `pairs` or `games`; an SPRT run may leave both out), concurrency,
+/// affinity, seed and event.
+pub(super) fn schedule(raw: &RawTournament, has_sprt: bool) -> Result<Schedule, Problem> {
+    let pairs = match (raw.pairs, raw.games) {
+        (Some(_), Some(_)) => {
+            return Err(problem("tournament.games", "set pairs or games, not both"))
+        }
+        (Some(0), None) => return Err(problem("tournament.pairs", "must be at least 1")),
+        (Some(p), None) => p,
+        (None, Some(g)) if g == 0 || g % 2 == 1 => {
+            return Err(problem(
+                "tournament.games",
+                "an even number of games (each opening is played twice)",
+            ))
+        }
+        (None, Some(g)) => g / 2,
+        (None, None) if has_sprt => defaults::SPRT_PAIRS,
+        (None, None) => {
+            return Err(problem(
+                "tournament.pairs",
+                "missing: how many pairs to play (or games, or an [sprt] section)",
+            ))
+        }
+    };
+    let concurrency = match raw.concurrency {
+        Some(0) => return Err(problem("tournament.concurrency", "must be at least 1")),
+        Some(c) if c > defaults::MAX_CONCURRENCY => {
+            return Err(problem(
+                "tournament.concurrency",
+                format!("at most {}", defaults::MAX_CONCURRENCY),
+            ))
+        }
+        Some(c) => c,
+        None => std::thread::available_parallelism()
+            .map_or(defaults::CONCURRENCY_FALLBACK, std::num::NonZero::get),
+    };
+    let affinity = raw.affinity.unwrap_or(defaults::AFFINITY);
+    if affinity {
+        crate::client::affinity::check().map_err(|why| problem("tournament.affinity", why))?;
+    }
+    Ok(Schedule {
+        pairs,
+        concurrency,
+        affinity,
+        seed: raw.seed.unwrap_or(defaults::SEED),
+        event: raw
+            .event
+            .clone()
+            .unwrap_or_else(|| defaults::EVENT.to_owned()),
+    })
+}
