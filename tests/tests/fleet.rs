@@ -7,13 +7,12 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Command};
+use std::time::Duration;
 
+use common::fleet::{finish, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
-use common::{
-    bin, journal, mainlines, match_config, path, runner, runner_with_env, scratch, timeless,
-};
+use common::{journal, mainlines, match_config, path, runner, runner_with_env, scratch, timeless};
 use serde_json::Value;
 
 /// A match of two instant fault engines at depth 1 (deterministic, varied games), both
@@ -65,47 +64,6 @@ fn fleet() -> Cluster {
     cluster
 }
 
-/// Submits a config as the owner and returns the run's id.
-fn submit(cluster: &Cluster, config: &Path, extra: &[&str]) -> String {
-    let mut args = vec!["submit", path(config), "--db"];
-    let url = cluster.url("xq_owner");
-    args.push(&url);
-    args.extend_from_slice(extra);
-    let (code, out, err) = runner(&args);
-    assert_eq!(code, 0, "{out}{err}");
-    out.lines().last().expect("an id").trim().to_owned()
-}
-
-/// Starts a worker as the worker role.
-fn worker(cluster: &Cluster, name: &str, extra: &[&str]) -> Child {
-    Command::new(bin("xq-runner"))
-        .args(["worker", "--db", &cluster.url("xq_worker"), "--name", name])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a worker")
-}
-
-fn finish(child: Child) -> Output {
-    child.wait_with_output().expect("the worker ends")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// `status --json` of a run.
-fn status(cluster: &Cluster, id: &str) -> Value {
-    let (code, out, err) = runner(&["status", "--db", &cluster.url("xq_worker"), id, "--json"]);
-    assert_eq!(code, 0, "{out}{err}");
-    serde_json::from_str(&out).expect("status --json is JSON")
-}
-
 /// The run's games through `report --db`, and the folder it wrote.
 fn reported_games(
     cluster: &Cluster,
@@ -131,18 +89,6 @@ fn reported_games(
         assert!(dir.join(file).is_file(), "report wrote {file}");
     }
     games(journal(dir))
-}
-
-/// Waits until `probe` holds, for at most a minute.
-fn wait_until(what: &str, mut probe: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !probe() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "waited a minute for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 fn games_stored(cluster: &Cluster) -> u64 {

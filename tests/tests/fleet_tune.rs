@@ -8,11 +8,11 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Command};
 
+use common::fleet::{finish, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
-use common::{bin, fault_engine, mainlines, runner, scratch};
+use common::{fault_engine, mainlines, runner, scratch};
 use serde_json::Value;
 
 /// The best `skill` of the tune engine in these tests.
@@ -79,58 +79,6 @@ fn fleet() -> Cluster {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     cluster
-}
-
-/// Submits a config as the owner and returns the run's id.
-fn submit(cluster: &Cluster, config: &Path, extra: &[&str]) -> String {
-    let url = cluster.url("xq_owner");
-    let mut args = vec!["submit", path(config), "--db", &url];
-    args.extend_from_slice(extra);
-    let (code, out, err) = runner(&args);
-    assert_eq!(code, 0, "{out}{err}");
-    out.lines().last().expect("an id").trim().to_owned()
-}
-
-/// Starts a worker as the worker role.
-fn worker(cluster: &Cluster, name: &str, extra: &[&str]) -> Child {
-    Command::new(bin("xq-runner"))
-        .args(["worker", "--db", &cluster.url("xq_worker"), "--name", name])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a worker")
-}
-
-fn finish(child: Child) -> Output {
-    child.wait_with_output().expect("the worker ends")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// `status --json` of a run.
-fn status(cluster: &Cluster, id: &str) -> Value {
-    let (code, out, err) = runner(&["status", "--db", &cluster.url("xq_worker"), id, "--json"]);
-    assert_eq!(code, 0, "{out}{err}");
-    serde_json::from_str(&out).expect("status --json is JSON")
-}
-
-/// Waits until `probe` holds, for at most a minute.
-fn wait_until(what: &str, mut probe: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !probe() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "waited a minute for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 fn number(cluster: &Cluster, sql: &str) -> i64 {

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::exit;
-use crate::store::pg::{resolve, Db};
+use crate::store::pg::Db;
 
 /// Arguments of `cancel`.
 #[derive(Debug, Args)]
@@ -17,15 +17,9 @@ pub struct CancelArgs {
 /// Runs `cancel`.
 #[must_use]
 pub fn run(args: &CancelArgs) -> u8 {
-    let target = match resolve(args.db.as_deref()) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = super::async_runtime() else {
-        return exit::ABORTED;
+    let (target, runtime) = match super::database(args.db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let result = match Db::open(&target).await {

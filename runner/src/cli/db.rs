@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 
 use super::exit;
 use crate::store::pg::schema::Init;
-use crate::store::pg::{resolve, Db};
+use crate::store::pg::Db;
 
 /// Arguments of `db`.
 #[derive(Debug, Args)]
@@ -35,15 +35,9 @@ pub enum DbCommand {
 #[must_use]
 pub fn run(args: &DbArgs) -> u8 {
     let DbCommand::Init { db, worker_role } = &args.command;
-    let target = match resolve(db.as_deref()) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = super::async_runtime() else {
-        return exit::ABORTED;
+    let (target, runtime) = match super::database(db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let result = async {

@@ -89,6 +89,17 @@ fn async_runtime() -> Option<tokio::runtime::Runtime> {
         .ok()
 }
 
+/// The database a command names (`--db`, else `XQ_DB` or libpq's variables) and a
+/// runtime to talk to it; on failure the error is printed and the exit code returned.
+fn database(db: Option<&str>) -> Result<(crate::store::pg::Target, tokio::runtime::Runtime), u8> {
+    let target = crate::store::pg::resolve(db).map_err(|e| {
+        eprintln!("error: {e}");
+        exit::USAGE
+    })?;
+    let runtime = async_runtime().ok_or(exit::ABORTED)?;
+    Ok((target, runtime))
+}
+
 /// Runs the parsed command and returns the process exit code.
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::exit;
 use crate::output::report::write_report;
-use crate::store::pg::{resolve, Db};
+use crate::store::pg::Db;
 
 /// Arguments of `report`.
 #[derive(Debug, Args)]
@@ -43,15 +43,9 @@ fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
         );
         return exit::USAGE;
     };
-    let target = match resolve(args.db.as_deref()) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = super::async_runtime() else {
-        return exit::ABORTED;
+    let (target, runtime) = match super::database(args.db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let result = match Db::open(&target).await {

@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::exit;
 use crate::fleet::status::{list_line, status};
-use crate::store::pg::{resolve, Db};
+use crate::store::pg::Db;
 
 /// Arguments of `status`.
 #[derive(Debug, Args)]
@@ -70,15 +70,9 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
 /// Runs `status`.
 #[must_use]
 pub fn run(args: &StatusArgs) -> u8 {
-    let target = match resolve(args.db.as_deref()) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = super::async_runtime() else {
-        return exit::ABORTED;
+    let (target, runtime) = match super::database(args.db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let result = match Db::open(&target).await {

@@ -10,7 +10,7 @@ use super::exit;
 use crate::config::load;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
 use crate::store::pg::schema::Init;
-use crate::store::pg::{resolve, Db};
+use crate::store::pg::Db;
 
 /// Arguments of `submit`.
 #[derive(Debug, Args)]
@@ -83,15 +83,9 @@ pub fn run(args: &SubmitArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let target = match resolve(args.db.as_deref()) {
-        Ok(target) => target,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = super::async_runtime() else {
-        return exit::ABORTED;
+    let (target, runtime) = match super::database(args.db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let mut db = match Db::connect(&target).await {

@@ -5,7 +5,7 @@
 use super::exit;
 use super::submit::{init, SubmitArgs};
 use crate::fleet::tune_run::new_run;
-use crate::store::pg::{resolve, Db};
+use crate::store::pg::Db;
 
 /// Runs `submit` for a tune config.
 #[must_use]
@@ -17,15 +17,9 @@ pub fn run(args: &SubmitArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let target = match resolve(args.db.as_deref()) {
-        Ok(target) => target,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let Some(runtime) = super::async_runtime() else {
-        return exit::ABORTED;
+    let (target, runtime) = match super::database(args.db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let stored = async {
