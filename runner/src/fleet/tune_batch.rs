@@ -127,22 +127,7 @@ pub(super) async fn play_and_submit(
         loop {
             tokio::select! {
                 played = &mut play => break played,
-                _ = renewal.tick() => {
-                    let _ = link.db.heartbeat(&options.name, Some(claim.run), options.concurrency).await;
-                    match link.db.renew(claim, options.lease).await {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            tracing::warn!("batch {} is lost (another worker has it, or the run closed): dropping it", claim.batch);
-                            let _ = batch_tx.send(RunState::Stopping);
-                        }
-                        Err(e) => {
-                            tracing::warn!("renewing batch {}: {e}", claim.batch);
-                            if link.db.is_closed() {
-                                link.reconnect().await;
-                            }
-                        }
-                    }
-                }
+                _ = renewal.tick() => super::worker::keep_lease(options, link, claim, &batch_tx).await,
                 _ = stop.wait_for(|s| *s) => {
                     let _ = batch_tx.send(RunState::Stopping);
                 }

@@ -357,6 +357,41 @@ pub(super) enum Stay {
     Leave,
 }
 
+/// One renewal tick of a batch being played: the heartbeat (which only shows the worker
+/// in `status`) and the lease (which is what counts). A lease known lost stops the batch;
+/// a failed renewal keeps it playing, as the lease may still hold when the server is back.
+pub(super) async fn keep_lease(
+    options: &WorkerOptions,
+    link: &mut Link,
+    claim: &Claim,
+    batch_tx: &watch::Sender<RunState>,
+) {
+    if let Err(e) = link
+        .db
+        .heartbeat(&options.name, Some(claim.run), options.concurrency)
+        .await
+    {
+        tracing::warn!("heartbeat: {e}");
+    }
+    match link.db.renew(claim, options.lease).await {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::warn!(
+                "batch {} is lost (another worker has it, or the run closed): dropping it",
+                claim.batch
+            );
+            // The batch's games see it when they next look; nobody else listens.
+            let _ = batch_tx.send(RunState::Stopping);
+        }
+        Err(e) => {
+            tracing::warn!("renewing batch {}: {e}", claim.batch);
+            if link.db.is_closed() {
+                link.reconnect().await;
+            }
+        }
+    }
+}
+
 /// Plays a claimed batch, renewing its lease, and submits it.
 async fn play_and_submit(
     options: &WorkerOptions,
@@ -380,26 +415,7 @@ async fn play_and_submit(
         loop {
             tokio::select! {
                 played = &mut play => break played,
-                _ = renewal.tick() => {
-                    // The heartbeat only shows the worker in `status`; the lease below is what counts.
-                    if let Err(e) = link.db.heartbeat(&options.name, Some(claim.run), options.concurrency).await {
-                        tracing::warn!("heartbeat: {e}");
-                    }
-                    match link.db.renew(claim, options.lease).await {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            tracing::warn!("batch {} is lost (another worker has it, or the run closed): dropping it", claim.batch);
-                            let _ = batch_tx.send(RunState::Stopping);
-                        }
-                        Err(e) => {
-                            // Keep playing: the lease may still hold when the server is back.
-                            tracing::warn!("renewing batch {}: {e}", claim.batch);
-                            if link.db.is_closed() {
-                                link.reconnect().await;
-                            }
-                        }
-                    }
-                }
+                _ = renewal.tick() => keep_lease(options, link, claim, &batch_tx).await,
                 _ = stop.wait_for(|s| *s) => {
                     let _ = batch_tx.send(RunState::Stopping);
                 }
