@@ -12,7 +12,9 @@
 //! the pentanomial outcomes. Median of 3 runs of each command.
 //!
 //! `cargo bench -p xq-tests --bench report` (after `cargo build --release --workspace
-//! --bins`). `XQ_BENCH_QUICK=1` for 10,000 games.
+//! --bins`). `XQ_BENCH_QUICK=1` for 10,000 games. `XQ_BENCH_HOLD=1` stores the run,
+//! prints the database and the run id, and waits for Enter before timing anything (to
+//! profile one command by hand against the same data).
 
 #[path = "../tests/common/pg.rs"]
 mod pg;
@@ -256,6 +258,11 @@ fn main() {
         bytes as f64 / 1e6,
         seeds.iter().map(|s| s.plies as f64).sum::<f64>() / seeds.len() as f64
     );
+
+    if std::env::var_os("XQ_BENCH_HOLD").is_some() {
+        println!("stored: --db \"{owner}\" run {id}; press Enter to go on");
+        let _ = std::io::stdin().read_line(&mut String::new());
+    }
 
     // XQ_BENCH_BEFORE=<another xq-runner>: the same commands with it, taking turns.
     let mut programs = vec![bin("xq-runner")];

@@ -142,6 +142,47 @@ fn three_workers_play_the_games_of_a_local_run() {
 }
 
 #[test]
+fn a_worker_claims_its_next_batch_before_the_last_pair_and_holds_two_at_most() {
+    let dir = scratch("fleet-prefetch");
+    let config = fault_config(dir.path(), 40, "", "");
+    let expected = local_games(&config, &dir.path().join("local"));
+
+    let cluster = fleet();
+    let id = submit(&cluster, &config, &[]);
+    let out = finish(worker(
+        &cluster,
+        "w",
+        &["--concurrency", "2", "--batch-pairs", "2"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let got = reported_games(&cluster, &id, &dir.path().join("report"));
+    assert_eq!(got, expected, "every pair once, the games of a local run");
+    assert_eq!(
+        cluster.sql("SELECT count(*), max(claims) FROM xq.batches"),
+        "20|1",
+        "20 batches of 2 pairs, none claimed twice"
+    );
+    // For each batch, the batches held at the moment it was claimed (itself included).
+    let held: Vec<u64> = cluster
+        .sql(
+            "SELECT (SELECT count(*) FROM xq.batches c \
+               WHERE c.claimed_at <= b.claimed_at AND c.done_at > b.claimed_at) \
+             FROM xq.batches b ORDER BY b.first_pair",
+        )
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert_eq!(held.len(), 20);
+    assert!(
+        held.iter().all(|&n| n <= 2),
+        "two batches at most: {held:?}"
+    );
+    // Each batch after the first was claimed while the one before was still held: the
+    // slots did not wait for the database between them.
+    assert!(held[1..].iter().all(|&n| n == 2), "claimed ahead: {held:?}");
+}
+
+#[test]
 fn a_worker_killed_mid_batch_loses_its_batch_to_another() {
     let dir = scratch("fleet-kill");
     let config = fault_config(dir.path(), 6, "", "");

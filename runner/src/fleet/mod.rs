@@ -6,7 +6,8 @@
 //! | file | what |
 //! |---|---|
 //! | `prepare.rs` | a stored run made ready to play on this machine (config, openings, bench check) |
-//! | `batch.rs` | one batch played on the worker's engine slots |
+//! | `pool.rs` | the worker's engine slots, fed with the pairs of every batch it holds |
+//! | `match_batches.rs` | a match run's batches back to back: the next claimed before the last pair, submits while the slots play |
 //! | `worker.rs` | the worker loop: claim, play, renew, submit, retry, stop |
 //! | `submit.rs` | storing a run |
 //! | `status.rs` | the state of a run, as text or JSON |
@@ -14,7 +15,8 @@
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
-pub mod batch;
+mod match_batches;
+mod pool;
 pub mod prepare;
 pub mod report;
 pub mod status;

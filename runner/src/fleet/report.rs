@@ -6,17 +6,17 @@
 use std::io::Write as _;
 use std::path::Path;
 
-use super::status::tracker_of;
+use super::status::plan_of;
 use crate::exit;
-use crate::game::{EndReason, Outcome};
-use crate::output::files::{today, RunFiles};
+use crate::output::files::{today, FilesError, RunFiles};
 use crate::output::summary::RunnerCost;
 use crate::schedule::folder;
 use crate::schedule::Ending;
+use crate::store::finished::{game_number, FinishedGames};
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
-use crate::store::layout::Jobs;
 use crate::store::meta::{RunMeta, RUN_FILE};
 use crate::store::pg::Db;
+use crate::store::tracker::Tracker;
 
 /// Writes run `id` into `dir`: a new folder, or one holding an earlier report of the
 /// same run (written over).
@@ -35,7 +35,13 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
         }
         Err(_) => folder::check_new(dir).map_err(|e| e.to_string())?,
     }
-    let (plan, _) = tracker_of(&run)?;
+    let plan = plan_of(&run)?;
+    // The counts are the run's own, kept in its row by every submit (what `status`
+    // shows), read in one snapshot with the games they count: only those are written,
+    // even while workers submit more.
+    let (counts, counted) = db.counted_games(id).await.map_err(|e| e.to_string())?;
+    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+    let tracker = Tracker::from_counts(names, plan.pairings.len(), counts).with_recorded(counted);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     let meta = RunMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -46,48 +52,6 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
         played_s: run.age_s,
     };
     meta.write(dir).map_err(|e| e.to_string())?;
-    let journal_path = dir.join(JOURNAL_FILE);
-    let file = std::fs::File::create(&journal_path)
-        .map_err(|e| format!("{}: cannot write: {e}", journal_path.display()))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
-    // The counts from the games themselves, as a local run's would be, read from each
-    // line's results alone (the moves are read once, when the outputs are written).
-    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let mut tracker = crate::store::tracker::Tracker::new(names, plan.pairings.len());
-    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
-    let mut failed = None;
-    let mut number = 0u64;
-    db.games(id, |line| {
-        if failed.is_some() {
-            return;
-        }
-        number += 1;
-        if let Err(e) = writeln!(out, "{line}") {
-            failed = Some(format!("{}: cannot write: {e}", journal_path.display()));
-            return;
-        }
-        match serde_json::from_str::<GameResult>(line) {
-            Ok(result) => {
-                let entry = result.entry();
-                let job = jobs.job(entry.pair, entry.game);
-                let (a, b) = plan.pairings[job.pairing];
-                tracker.record(&entry, job.pairing, a, b);
-            }
-            Err(e) => {
-                failed = Some(format!(
-                    "run {id}: stored game {number} is not a journal entry: {e}"
-                ));
-            }
-        }
-    })
-    .await
-    .map_err(|e| e.to_string())?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    out.flush()
-        .map_err(|e| format!("{}: cannot write: {e}", journal_path.display()))?;
-    drop(out);
     let ending = Ending {
         status: if run.is_open() {
             "in progress".to_owned()
@@ -98,6 +62,9 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     };
     let mut plan = plan;
     plan.output.dir = dir.to_owned();
+    // The games are read on another thread, which waits for the database's answers on
+    // this runtime.
+    let runtime = tokio::runtime::Handle::current();
     RunFiles {
         book: None,
         plan: &plan,
@@ -108,48 +75,63 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
         cost: RunnerCost::default(),
         date: today(),
     }
-    .write(dir)
+    .write_from(dir, |emit| {
+        copy_games(&runtime, db, id, dir, tracker.finished(), emit)
+    })
     .map_err(|e| e.to_string())?;
     debug_assert!(dir.join(RUN_FILE).is_file());
     Ok(())
 }
 
-/// The fields of a journal line the counts read; the rest of the line is skipped
-/// without being built.
-#[derive(serde::Deserialize)]
-struct GameResult {
-    pair: u64,
-    game: u8,
-    result: Outcome,
-    reason: EndReason,
-    #[serde(default)]
-    faulted: Option<String>,
-}
-
-impl GameResult {
-    /// An entry with these results and nothing else (what the counts read).
-    fn entry(self) -> JournalEntry {
-        JournalEntry {
-            pair: self.pair,
-            game: self.game,
-            opening: None,
-            red: String::new(),
-            black: String::new(),
-            result: self.result,
-            reason: self.reason,
-            plies: 0,
-            start_fen: String::new(),
-            opening_moves: String::new(),
-            moves: String::new(),
-            times_ms: Vec::new(),
-            scores: Vec::new(),
-            depths: Vec::new(),
-            nodes: Vec::new(),
-            nps: Vec::new(),
-            seldepths: Vec::new(),
-            faulted: self.faulted,
-            detail: None,
-            duration_ms: 0,
+/// Writes the stored games of run `id` into `dir`'s `games.jsonl`, in game order, and
+/// hands each to `emit` with its offset there. Runs on its own thread (see
+/// [`RunFiles::write_from`]), the database's answers waited for on `runtime`.
+fn copy_games(
+    runtime: &tokio::runtime::Handle,
+    db: &Db,
+    id: i64,
+    dir: &Path,
+    counted: &FinishedGames,
+    emit: &mut dyn FnMut(u64, JournalEntry),
+) -> Result<u64, FilesError> {
+    let path = dir.join(JOURNAL_FILE);
+    let cannot_write = |source| FilesError::Write {
+        path: path.clone(),
+        source,
+    };
+    let file = std::fs::File::create(&path).map_err(cannot_write)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    let mut failed = None;
+    let (mut offset, mut number) = (0u64, 0u64);
+    let read = runtime.block_on(db.games(id, |line| {
+        if failed.is_some() {
+            return;
         }
+        number += 1;
+        let entry = match serde_json::from_str::<JournalEntry>(line) {
+            Ok(entry) => entry,
+            Err(e) => {
+                failed = Some(FilesError::Games(format!(
+                    "run {id}: stored game {number} is not a journal entry: {e}"
+                )));
+                return;
+            }
+        };
+        if !counted.contains(game_number(entry.pair, entry.game)) {
+            // Submitted after the counts were read.
+            return;
+        }
+        if let Err(e) = writeln!(out, "{line}") {
+            failed = Some(cannot_write(e));
+            return;
+        }
+        emit(offset, entry);
+        offset += line.len() as u64 + 1;
+    }));
+    if let Some(e) = failed {
+        return Err(e);
     }
+    read.map_err(|e| FilesError::Games(e.to_string()))?;
+    out.flush().map_err(cannot_write)?;
+    Ok(offset)
 }

@@ -51,7 +51,8 @@ pub struct WorkerLine {
     pub refused: Option<String>,
 }
 
-fn plan_of(run: &RunRow) -> Result<Plan, String> {
+/// The plan of a stored run: its config as this build reads it.
+pub fn plan_of(run: &RunRow) -> Result<Plan, String> {
     parse(&format!("run {} (stored config)", run.id), &run.config, &[])
         .map(|l| l.plan)
         .map_err(|e| e.to_string())

@@ -9,11 +9,11 @@
 //! play, kills every engine and gives the batch back.
 
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::batch::{self, Played};
+use super::pool;
 use super::prepare::{prepare, Prepared};
 use crate::exit;
 use crate::schedule::ending::{self, Ending};
@@ -66,7 +66,7 @@ pub(super) struct Link {
 /// while the server is away: `retry!(link, "what", |db| db.call(...))`.
 macro_rules! retry {
     ($link:expr, $what:expr, |$db:ident| $call:expr) => {{
-        let mut pause = Duration::from_millis(250);
+        let mut pause = std::time::Duration::from_millis(250);
         loop {
             if *$link.stop.borrow() {
                 break Err(Stop::Signal);
@@ -86,6 +86,7 @@ macro_rules! retry {
         }
     }};
 }
+pub(super) use retry;
 
 impl Link {
     /// After a failed call: for a server that went away, waits and reconnects (the
@@ -136,13 +137,13 @@ impl Link {
 }
 
 /// What the worker keeps per run.
-struct Assignment {
-    prepared: Prepared,
-    slots: Vec<Engines>,
+pub(super) struct Assignment {
+    pub(super) prepared: Prepared,
+    pub(super) slots: Vec<Engines>,
     /// The run's own batch size.
-    run_batch: u64,
+    pub(super) run_batch: u64,
     /// Pairs to ask for in the next batch (see [`next_batch_pairs`]).
-    pairs: u64,
+    pub(super) pairs: u64,
 }
 
 /// How long a batch should last at least: its fixed cost (a claim, a submit, the slots
@@ -153,7 +154,7 @@ const BATCH_AT_LEAST: Duration = Duration::from_secs(4);
 /// The pairs of the next batch, from the pace of the last one: enough for every slot,
 /// at least the run's batch size, enough to last [`BATCH_AT_LEAST`], and at most four
 /// times the last (the pace may change). The server hands out less near the run's end.
-fn next_batch_pairs(run_batch: u64, slots: usize, last: &Claim, busy: Duration) -> u64 {
+pub(super) fn next_batch_pairs(run_batch: u64, slots: usize, last: &Claim, busy: Duration) -> u64 {
     let floor = run_batch.max(slots as u64).max(1);
     let per_pair = busy.as_secs_f64() / last.pairs.max(1) as f64;
     let for_duration = if per_pair > 0.0 {
@@ -165,7 +166,7 @@ fn next_batch_pairs(run_batch: u64, slots: usize, last: &Claim, busy: Duration) 
 }
 
 /// Adds a batch's games to the stored counts and decides whether the run ends.
-fn decide(
+pub(super) fn decide(
     run: &Prepared,
     counts: Counts,
     entries: &[JournalEntry],
@@ -238,7 +239,7 @@ pub async fn work(options: WorkerOptions) -> u8 {
         }
     };
     for (_, a) in assignments.drain() {
-        batch::close(a.slots).await;
+        pool::close(a.slots).await;
     }
     code
 }
@@ -392,7 +393,8 @@ pub(super) async fn keep_lease(
     }
 }
 
-/// Plays a claimed batch, renewing its lease, and submits it.
+/// Plays a claimed batch and the run's batches after it (a match), or the one batch (a
+/// tune), renewing the leases, and submits them.
 async fn play_and_submit(
     options: &WorkerOptions,
     link: &mut Link,
@@ -403,79 +405,7 @@ async fn play_and_submit(
         let context = std::sync::Arc::clone(&assignment.prepared.context);
         return super::tune_batch::play_and_submit(options, link, &tune, &context, claim).await;
     }
-    let began = Instant::now();
-    let (batch_tx, batch_rx) = watch::channel(RunState::Running);
-    let context = std::sync::Arc::clone(&assignment.prepared.context);
-    let mut renewal = tokio::time::interval(options.lease / 3);
-    renewal.tick().await;
-    let mut stop = link.stop.clone();
-    let played = {
-        let play = batch::play(&context, claim, &mut assignment.slots, batch_rx);
-        tokio::pin!(play);
-        loop {
-            tokio::select! {
-                played = &mut play => break played,
-                _ = renewal.tick() => keep_lease(options, link, claim, &batch_tx).await,
-                _ = stop.wait_for(|s| *s) => {
-                    let _ = batch_tx.send(RunState::Stopping);
-                }
-            }
-        }
-    };
-    let entries = match played {
-        Played::Whole(entries) => entries,
-        Played::Dropped => {
-            // A batch not given back returns to the pool when its lease runs out.
-            if let Err(e) = link.db.release(claim).await {
-                tracing::warn!("giving back batch {}: {e}", claim.batch);
-            }
-            return if *link.stop.borrow() {
-                Err(Stop::Signal)
-            } else {
-                Ok(Stay::On)
-            };
-        }
-        Played::Failed(why) => {
-            eprintln!(
-                "error: run {}: {why}; this worker leaves the run",
-                claim.run
-            );
-            // A batch not given back returns to the pool when its lease runs out.
-            if let Err(e) = link.db.release(claim).await {
-                tracing::warn!("giving back batch {}: {e}", claim.batch);
-            }
-            retry!(link, "refusing a run", |db| db.refuse(
-                claim.run,
-                &options.name,
-                &why
-            ))?;
-            return Ok(Stay::Leave);
-        }
-    };
-    let faults = entries.iter().filter(|e| e.reason.is_fault()).count() as u64;
-    let busy = began.elapsed();
-    assignment.pairs = next_batch_pairs(assignment.run_batch, options.concurrency, claim, busy);
-    let prepared = &assignment.prepared;
-    let result = retry!(link, "submitting a batch", |db| db.submit_batch(
-        claim,
-        &entries,
-        faults,
-        busy,
-        |counts, done, total| decide(prepared, counts, &entries, done, total)
-    ));
-    match result {
-        Ok(Some(closing)) => {
-            println!("run {}: {} ({})", claim.run, closing.status, closing.state);
-            Ok(Stay::On)
-        }
-        Ok(None) => Ok(Stay::On),
-        Err(Stop::Fatal(DbError::LeaseLost(why) | DbError::RunClosed(why))) => {
-            // Another worker has the pairs, or the run ended: this result must not count.
-            tracing::warn!("batch {} not counted: {why}", claim.batch);
-            Ok(Stay::On)
-        }
-        Err(e) => Err(e),
-    }
+    super::match_batches::play_run(options, link, assignment, claim.clone()).await
 }
 
 #[cfg(test)]

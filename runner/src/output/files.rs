@@ -13,8 +13,8 @@ use super::summary::{summarize, RunnerCost};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::store::ending::Ending;
-use crate::store::journal::JOURNAL_FILE;
-use crate::store::read_ahead::scan_ahead;
+use crate::store::journal::{Journal, JournalEntry, JOURNAL_FILE};
+use crate::store::read_ahead::ahead;
 use crate::store::tracker::Tracker;
 
 /// Why the files of a run could not be written.
@@ -27,6 +27,9 @@ pub enum FilesError {
         path: std::path::PathBuf,
         source: std::io::Error,
     },
+    /// The games could not be read from where they are kept (the database).
+    #[error("{0}")]
+    Games(String),
 }
 
 /// What the files are written from.
@@ -52,6 +55,22 @@ impl RunFiles<'_> {
     /// # Errors
     /// [`FilesError`] when the PGN or the summary cannot be written.
     pub fn write(&self, dir: &Path) -> Result<(), FilesError> {
+        let journal = dir.join(JOURNAL_FILE);
+        self.write_from(dir, |emit| {
+            Journal::scan(&journal, emit).map_err(|e| FilesError::Pgn(e.into()))
+        })
+    }
+
+    /// As [`RunFiles::write`], the games coming from `games` as it writes `games.jsonl`:
+    /// it runs on another thread and hands each entry over with its offset in that file,
+    /// in game order, while this thread writes the PGN and reads the report's input.
+    ///
+    /// # Errors
+    /// [`FilesError`] when the PGN or the summary cannot be written, or `games` fails.
+    pub fn write_from<G>(&self, dir: &Path, games: G) -> Result<(), FilesError>
+    where
+        G: FnOnce(&mut dyn FnMut(u64, JournalEntry)) -> Result<u64, FilesError> + Send,
+    {
         let journal = dir.join(JOURNAL_FILE);
         let counted = self.tracker.counted_games();
         let mut pgn =
@@ -79,13 +98,17 @@ impl RunFiles<'_> {
             }
         };
         let mut reading = head.as_ref().map(RunHead::reading);
-        scan_ahead(&journal, |offset, entry| {
+        ahead(games, |offset, entry| {
             pgn.add(offset, &entry);
             if let Some(r) = reading.as_mut() {
                 r.add(&entry);
             }
         })
-        .map_err(PgnFileError::from)?;
+        .unwrap_or_else(|| {
+            Err(FilesError::Games(
+                "the thread reading the games failed".to_owned(),
+            ))
+        })?;
         pgn.finish()?;
         let read = reading.map(HeadReading::finish);
         if let (Some(head), Some((replay, games))) = (head, read) {

@@ -1,6 +1,7 @@
-//! A journal read on two cores: one thread reads and parses the lines while the caller
-//! uses the entries parsed before (writes their PGN, replays their counts). Parsing is
-//! about half the cost of writing a long run's outputs, so the two overlap.
+//! Games read on two cores: one thread reads and parses them (from a journal, or from
+//! the database) while the caller uses the entries parsed before (writes their PGN,
+//! replays their counts). Parsing is about half the cost of writing a long run's
+//! outputs, so the two overlap.
 
 use std::path::Path;
 use std::sync::mpsc;
@@ -19,16 +20,23 @@ const AHEAD: usize = 8;
 ///
 /// # Errors
 /// As [`Journal::scan`].
-pub fn scan_ahead(
-    path: &Path,
+pub fn scan_ahead(path: &Path, each: impl FnMut(u64, JournalEntry)) -> Result<u64, JournalError> {
+    ahead(|emit| Journal::scan(path, emit), each).unwrap_or_else(|| Err(thread_failed(path)))
+}
+
+/// Runs `produce` on another thread, which hands each entry it makes (with its offset) to
+/// `each` on this one, a chunk at a time: whatever reads and parses the games (a journal,
+/// a database) overlaps with what uses them. `None` when the producing thread failed.
+pub fn ahead<T: Send>(
+    produce: impl FnOnce(&mut dyn FnMut(u64, JournalEntry)) -> T + Send,
     mut each: impl FnMut(u64, JournalEntry),
-) -> Result<u64, JournalError> {
+) -> Option<T> {
     let (tx, rx) = mpsc::sync_channel::<Vec<(u64, JournalEntry)>>(AHEAD);
     std::thread::scope(|scope| {
-        let reader = scope.spawn(move || {
+        let producer = scope.spawn(move || {
             let mut chunk = Vec::with_capacity(CHUNK);
             let mut receiver_gone = false;
-            let result = Journal::scan(path, |offset, entry| {
+            let result = produce(&mut |offset, entry| {
                 if receiver_gone {
                     return;
                 }
@@ -48,13 +56,15 @@ pub fn scan_ahead(
                 each(offset, entry);
             }
         }
-        reader.join().unwrap_or_else(|_| {
-            Err(JournalError::Io {
-                path: path.to_owned(),
-                source: std::io::Error::other("the thread reading the journal failed"),
-            })
-        })
+        producer.join().ok()
     })
+}
+
+fn thread_failed(path: &Path) -> JournalError {
+    JournalError::Io {
+        path: path.to_owned(),
+        source: std::io::Error::other("the thread reading the journal failed"),
+    }
 }
 
 #[cfg(test)]

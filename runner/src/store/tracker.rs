@@ -263,6 +263,14 @@ impl Tracker {
         tracker.reasons = counts.reasons;
         tracker
     }
+
+    /// This tracker, its counts kept elsewhere (the database's run row), with the games
+    /// they count: what the PGN lists.
+    #[must_use]
+    pub fn with_recorded(mut self, games: FinishedGames) -> Tracker {
+        self.done = games;
+        self
+    }
 }
 
 /// A serializable view of the faults of every engine.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use tokio_postgres::Row;
 
 use super::{query_error, Db, DbError};
+use crate::store::finished::FinishedGames;
 use crate::store::tracker::Counts;
 
 /// A run to store.
@@ -301,6 +302,35 @@ impl Db {
                 refused: r.get(6),
             })
             .collect())
+    }
+
+    /// A run's counts and the games they count (their game numbers), read in one
+    /// snapshot: a batch commits its games and the counts together, so the two agree even
+    /// while workers submit.
+    ///
+    /// # Errors
+    /// [`DbError::NoRun`], [`DbError::Query`].
+    pub async fn counted_games(&self, id: i64) -> Result<(Counts, FinishedGames), DbError> {
+        let row = self
+            .client()
+            .query_opt(
+                "SELECT r.counts::text,
+                        (SELECT coalesce(array_agg(g.pair * 2 + g.game ORDER BY g.pair, g.game), '{}')
+                         FROM xq.games g WHERE g.run_id = r.id)
+                 FROM xq.runs r WHERE r.id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(|e| query_error(&e))?
+            .ok_or(DbError::NoRun(id))?;
+        let counts: String = row.get(0);
+        let counts = serde_json::from_str(&counts)
+            .map_err(|e| DbError::Query(format!("run {id}: counts are damaged: {e}")))?;
+        let mut games = FinishedGames::default();
+        for number in row.get::<_, Vec<i64>>(1) {
+            games.insert(u64::try_from(number).unwrap_or(0));
+        }
+        Ok((counts, games))
     }
 
     /// Every game of a run, in pair and game order, as journal lines; read a slice of

@@ -1,0 +1,235 @@
+//! A match run's batches played back to back on one pool of slots. The worker holds at
+//! most two batches: the next is claimed as soon as the current one has fewer unstarted
+//! pairs than there are slots, and a batch is submitted while the slots play the next.
+//! So a slot waits neither for the database nor for another slot's last pair (with one
+//! batch at a time, a worker of 2 slots played 0.84x the games per second of a local run
+//! at the same concurrency; docs/runner-performance.md).
+//!
+//! A batch still counts only whole: a lost lease, a closed run or a signal drops the
+//! pairs of that batch (its queued ones are not played) and its games are not sent.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use tokio::sync::watch;
+
+use super::pool::{PairPlayed, Pool};
+use super::worker::{
+    decide, keep_lease, next_batch_pairs, retry, Assignment, Link, Stay, Stop, WorkerOptions,
+};
+use crate::schedule::RunState;
+use crate::store::finished::FinishedGames;
+use crate::store::journal::JournalEntry;
+use crate::store::layout::{Jobs, Pending};
+use crate::store::pg::batches::Claim;
+use crate::store::pg::DbError;
+
+/// Batches a worker holds at once: the one being finished and the next.
+const HELD_AT_MOST: usize = 2;
+
+/// A batch the worker holds.
+struct Held {
+    claim: Claim,
+    began: Instant,
+    state: watch::Sender<RunState>,
+    games: Vec<JournalEntry>,
+    /// Pairs not back from the slots yet.
+    out: u64,
+    /// Stopped: its pairs come back dropped, nothing of it is sent.
+    dropped: bool,
+}
+
+impl Held {
+    fn stop(&mut self) {
+        self.dropped = true;
+        let _ = self.state.send(RunState::Stopping);
+    }
+}
+
+/// Plays the batches of `first`'s run, claiming more while the run has pairs, until the
+/// worker holds none. The slots' engines stay in `assignment` for later batches.
+pub(super) async fn play_run(
+    options: &WorkerOptions,
+    link: &mut Link,
+    assignment: &mut Assignment,
+    first: Claim,
+) -> Result<Stay, Stop> {
+    let context = std::sync::Arc::clone(&assignment.prepared.context);
+    let mut pool = Pool::start(
+        &context,
+        std::mem::take(&mut assignment.slots),
+        options.concurrency,
+    );
+    let mut held = BTreeMap::new();
+    let result = drive(options, link, assignment, &mut pool, &mut held, first).await;
+    // Whatever ended the run here, no batch is left playing: the slots end their games
+    // at once and give their engines back.
+    for h in held.values_mut() {
+        h.stop();
+    }
+    assignment.slots = pool.close().await;
+    for h in held.into_values() {
+        if let Err(e) = link.db.release(&h.claim).await {
+            tracing::warn!("giving back batch {}: {e}", h.claim.batch);
+        }
+    }
+    result
+}
+
+async fn drive(
+    options: &WorkerOptions,
+    link: &mut Link,
+    assignment: &mut Assignment,
+    pool: &mut Pool,
+    held: &mut BTreeMap<i64, Held>,
+    first: Claim,
+) -> Result<Stay, Stop> {
+    let context = std::sync::Arc::clone(&assignment.prepared.context);
+    let jobs = Jobs::new(context.plan.pairings.clone(), context.plan.pairs);
+    let take = |pool: &Pool, held: &mut BTreeMap<i64, Held>, claim: Claim| {
+        let (state, watch_state) = watch::channel(RunState::Running);
+        let pairs =
+            Pending::new(&jobs, FinishedGames::default()).within(claim.first_pair, claim.pairs);
+        let out = pool.add(claim.batch, pairs, &watch_state);
+        held.insert(
+            claim.batch,
+            Held {
+                out,
+                began: Instant::now(),
+                games: Vec::with_capacity(usize::try_from(claim.pairs * 2).unwrap_or(0)),
+                state,
+                dropped: false,
+                claim,
+            },
+        );
+    };
+    let run = first.run;
+    take(pool, held, first);
+    // Whether a claim may still give pairs of this run.
+    let mut more = true;
+    let mut renewal = tokio::time::interval(options.lease / 3);
+    renewal.tick().await;
+    let mut stop = link.stop.clone();
+    loop {
+        let stopping = *link.stop.borrow();
+        if more
+            && !stopping
+            && held.len() < HELD_AT_MOST
+            && pool.unstarted() < options.concurrency as u64
+        {
+            let pairs = options.batch_pairs.unwrap_or(assignment.pairs).max(1);
+            match retry!(link, "claiming a batch", |db| db.claim(
+                run,
+                &options.name,
+                pairs,
+                options.lease
+            ))? {
+                Some(claim) => take(pool, held, claim),
+                None => more = false,
+            }
+        }
+        if held.is_empty() {
+            return if stopping {
+                Err(Stop::Signal)
+            } else {
+                Ok(Stay::On)
+            };
+        }
+        tokio::select! {
+            done = pool.next_done() => {
+                let Some(done) = done else {
+                    return Ok(Stay::On);
+                };
+                let Some(h) = held.get_mut(&done.batch) else { continue };
+                h.out -= 1;
+                match done.played {
+                    PairPlayed::Whole(games) => h.games.extend(games),
+                    PairPlayed::Dropped => h.stop(),
+                    PairPlayed::Failed(why) => {
+                        eprintln!("error: run {run}: {why}; this worker leaves the run");
+                        retry!(link, "refusing a run", |db| db.refuse(run, &options.name, &why))?;
+                        return Ok(Stay::Leave);
+                    }
+                }
+                if h.out > 0 {
+                    continue;
+                }
+                let Some(h) = held.remove(&done.batch) else { continue };
+                if h.dropped {
+                    // A batch not given back returns to the pool when its lease runs out.
+                    if let Err(e) = link.db.release(&h.claim).await {
+                        tracing::warn!("giving back batch {}: {e}", h.claim.batch);
+                    }
+                    continue;
+                }
+                let busy = h.began.elapsed();
+                assignment.pairs = next_batch_pairs(assignment.run_batch, options.concurrency, &h.claim, busy);
+                if submit(link, assignment, h, busy).await? {
+                    // The run ended: the other batch's pairs are not played.
+                    more = false;
+                    for other in held.values_mut() {
+                        other.stop();
+                    }
+                }
+            }
+            _ = renewal.tick() => {
+                for h in held.values() {
+                    keep_lease(options, link, &h.claim, &h.state).await;
+                }
+            }
+            _ = stop.wait_for(|s| *s), if !stopping => {
+                for h in held.values_mut() {
+                    h.stop();
+                }
+            }
+        }
+    }
+}
+
+/// Sends a whole batch; `true` when the run is closed (this batch ended it, or it ended
+/// meanwhile).
+async fn submit(
+    link: &mut Link,
+    assignment: &Assignment,
+    mut h: Held,
+    busy: std::time::Duration,
+) -> Result<bool, Stop> {
+    let claim = &h.claim;
+    h.games.sort_by_key(|e| (e.pair, e.game));
+    if h.games.len() as u64 != claim.pairs * 2 {
+        tracing::warn!(
+            "batch {}: {} games played of {}: not sent",
+            claim.batch,
+            h.games.len(),
+            claim.pairs * 2
+        );
+        return Ok(false);
+    }
+    let entries = &h.games;
+    let faults = entries.iter().filter(|e| e.reason.is_fault()).count() as u64;
+    let prepared = &assignment.prepared;
+    let result = retry!(link, "submitting a batch", |db| db.submit_batch(
+        claim,
+        entries,
+        faults,
+        busy,
+        |counts, done, total| decide(prepared, counts, entries, done, total)
+    ));
+    match result {
+        Ok(Some(closing)) => {
+            println!("run {}: {} ({})", claim.run, closing.status, closing.state);
+            Ok(true)
+        }
+        Ok(None) => Ok(false),
+        Err(Stop::Fatal(DbError::RunClosed(why))) => {
+            tracing::warn!("batch {} not counted: {why}", claim.batch);
+            Ok(true)
+        }
+        Err(Stop::Fatal(DbError::LeaseLost(why))) => {
+            // Another worker has the pairs: this result must not count.
+            tracing::warn!("batch {} not counted: {why}", claim.batch);
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
