@@ -3,7 +3,7 @@
 //!   concurrency C, with instant engines (runs interleaved, median of 3);
 //! - the database's cost per batch: statements and server time, from
 //!   pg_stat_statements, split by call;
-//! - `status` and `report` on a stored run of 100,000 games.
+//! - `status` on a stored run of 100,000 games (`report`: benches/report.rs).
 //!
 //! `cargo bench -p xq-tests --bench fleet` (after `cargo build --release --workspace
 //! --bins`). `XQ_BENCH_QUICK=1` for a smaller run.
@@ -142,7 +142,7 @@ fn main() {
         println!("  {line}");
     }
 
-    // 3. status and report on a run of 100,000 games: a stored run of 50,000 pairs whose
+    // 3. status on a run of 100,000 games: a stored run of 50,000 pairs whose
     // games are copies of a played run's, renumbered.
     let big_pairs = if quick { 5_000 } else { 50_000 };
     let big_cfg = config(dir.path(), big_pairs, 2);
@@ -177,27 +177,11 @@ fn main() {
         runner(&["status", &id, "--db", &cluster.url("xq_worker"), "--json"]);
         status.push(start.elapsed().as_secs_f64() * 1000.0);
     }
-    let mut report = Vec::new();
-    for round in 0..3 {
-        let out = dir.path().join(format!("report{round}"));
-        let start = Instant::now();
-        runner(&[
-            "report",
-            &id,
-            "--db",
-            &cluster.url("xq_owner"),
-            "--out",
-            out.to_str().expect("path"),
-        ]);
-        report.push(start.elapsed().as_secs_f64());
-    }
     println!("a stored run of {stored} games:");
     println!(
         "  status --json   {:>7.1} ms (median of 7, the whole command)",
         median(status)
     );
-    println!(
-        "  report --out    {:>7.2} s  (median of 3: games.jsonl, games.pgn, summary, report.html)",
-        median(report)
-    );
+    // `report` of such a run: benches/report.rs, whose stored run has the counts of its
+    // own games (this one's are those of the run its games were copied from).
 }
