@@ -183,6 +183,56 @@ fn a_worker_claims_its_next_batch_before_the_last_pair_and_holds_two_at_most() {
 }
 
 #[test]
+fn a_signalled_worker_gives_back_both_its_batches_and_leaves_no_engine() {
+    let dir = scratch("fleet-sigterm");
+    let config = fault_config(dir.path(), 16, "", "");
+    let expected = local_games(&config, &dir.path().join("local"));
+    // A sleep no other test uses, to find this test's engines.
+    let slow = fault_config(
+        dir.path(),
+        16,
+        r#", "--fault", "sleep", "--sleep-ms", "6""#,
+        "",
+    );
+    let engines_left = || {
+        Command::new("pgrep")
+            .args(["-f", "sleep-ms 6"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).lines().count())
+            .unwrap_or(0)
+    };
+
+    let cluster = fleet();
+    let id = submit(&cluster, &slow, &["--batch-pairs", "2"]);
+    let signalled = worker(
+        &cluster,
+        "signalled",
+        &["--concurrency", "2", "--wait", "--lease", "30s"],
+    );
+    let held = "SELECT count(*) FROM xq.batches WHERE state = 'claimed' AND lease_until > now()";
+    wait_until("two batches held", || cluster.sql(held) == "2");
+    assert!(engines_left() > 0, "the worker's engines are found");
+    let term = Command::new("kill")
+        .args(["-TERM", &signalled.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(term.success());
+    let out = finish(signalled);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    assert_eq!(
+        cluster.sql(held),
+        "0",
+        "both batches given back at once, not left to their 30 s leases"
+    );
+    wait_until("no engine left", || engines_left() == 0);
+
+    let heir = finish(worker(&cluster, "heir", &["--concurrency", "2"]));
+    assert_eq!(heir.status.code(), Some(0), "{}", text(&heir));
+    let got = reported_games(&cluster, &id, &dir.path().join("report"));
+    assert_eq!(got, expected, "nothing lost, nothing doubled");
+}
+
+#[test]
 fn a_worker_killed_mid_batch_loses_its_batch_to_another() {
     let dir = scratch("fleet-kill");
     let config = fault_config(dir.path(), 6, "", "");
