@@ -91,6 +91,8 @@ impl PgnFile<'_> {
 pub struct PgnWriter<'a> {
     pgn: PgnFile<'a>,
     journal: PathBuf,
+    /// The games to write (the counted ones), and the order they are written in.
+    games: &'a FinishedGames,
     order: Box<dyn Iterator<Item = u64> + 'a>,
     next: Option<u64>,
     /// Games that came before their turn: game number -> journal offset.
@@ -150,6 +152,7 @@ impl<'a> PgnWriter<'a> {
                 text: String::new(),
             },
             journal: journal.to_owned(),
+            games: finished,
             order,
             next,
             early: BTreeMap::new(),
@@ -164,8 +167,9 @@ impl<'a> PgnWriter<'a> {
         }
         let number = game_number(entry.pair, entry.game);
         if Some(number) != self.next {
-            // A game written already is a duplicate line; keep only the first.
-            if self.next.is_none_or(|n| number > n) {
+            // A game written already is a duplicate line; keep only the first. A game
+            // not counted (its partner was not played) is not written at all.
+            if self.next.is_none_or(|n| number > n) && self.games.contains(number) {
                 self.early.entry(number).or_insert(offset);
             }
             return;
@@ -245,10 +249,8 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn games_come_out_in_game_order_whatever_order_they_finished_in() {
-        let folder = tempfile::tempdir().expect("temp dir");
-        let dir = folder.path();
+    /// A match of 5 pairs writing into `dir`.
+    fn plan_in(dir: &Path) -> Plan {
         // Any program that exists serves as the engine: nothing is started.
         let program = std::env::current_exe().expect("test binary");
         let text = format!(
@@ -258,9 +260,43 @@ mod tests {
             program.display().to_string(),
             program.display().to_string()
         );
-        let plan = crate::config::parse("test.toml", &text, &[])
+        crate::config::parse("test.toml", &text, &[])
             .expect("config")
-            .plan;
+            .plan
+    }
+
+    #[test]
+    fn a_game_not_counted_is_not_written_wherever_it_comes() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let dir = folder.path();
+        let plan = plan_in(dir);
+        let journal_path = dir.join("games.jsonl");
+        let mut journal = Journal::open(&journal_path).expect("journal");
+        // Pair 0 is whole; pair 1 lost its game 1 (before the counted games end) and
+        // pair 2 its game 0 (after them): an SPRT stop, say.
+        for (pair, game) in [(1, 0), (0, 0), (0, 1), (2, 1)] {
+            journal.append(&entry(pair, game)).expect("append");
+        }
+        drop(journal);
+        let mut counted = FinishedGames::default();
+        counted.insert(game_number(0, 0));
+        counted.insert(game_number(0, 1));
+        write_games_pgn(
+            &plan,
+            None,
+            &journal_path,
+            &counted,
+            "2026.12.01".to_owned(),
+        )
+        .expect("pgn written");
+        assert_eq!(rounds(&dir.join("games.pgn")), ["1.1", "1.2"]);
+    }
+
+    #[test]
+    fn games_come_out_in_game_order_whatever_order_they_finished_in() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let dir = folder.path();
+        let plan = plan_in(dir);
         let journal_path = dir.join("games.jsonl");
         let mut journal = Journal::open(&journal_path).expect("journal");
         let mut finished = FinishedGames::default();
