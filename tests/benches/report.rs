@@ -16,56 +16,23 @@
 //! prints the database and the run id, and waits for Enter before timing anything (to
 //! profile one command by hand against the same data).
 
-#[path = "../tests/common/pg.rs"]
-mod pg;
+mod common;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use common::{bin, median, pg};
+
 use xq_runner::game::{EndReason, Outcome};
 use xq_runner::store::journal::JournalEntry;
 use xq_runner::store::tracker::Tracker;
 
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("bench executable");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .map(|d| d.join(name))
-        .expect("target dir")
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
+/// The instant match of the other benches, `pairs` pairs at concurrency 2.
 fn config(dir: &Path, pairs: u64) -> PathBuf {
-    let engine = env!("CARGO_BIN_EXE_fault-engine");
-    let text = format!(
-        r#"[tournament]
-pairs = {pairs}
-concurrency = 2
-[time]
-depth = 1
-[rules]
-ruleset = "asian"
-move_limit = 0
-[adjudication]
-max_plies = 100
-[output]
-report_interval = 1000000
-[[engine]]
-name = "a"
-command = ["{engine}"]
-[[engine]]
-name = "b"
-command = ["{engine}"]
-"#
-    );
     let path = dir.join(format!("bench-{pairs}.toml"));
-    std::fs::write(&path, text).expect("write config");
+    std::fs::write(&path, common::instant_match(pairs, 2, None)).expect("write config");
     path
 }
 

@@ -142,6 +142,16 @@ mod tests {
     use super::*;
     use tokio::io::{AsyncWriteExt, BufReader};
 
+    /// An engine's end of a pipe and the runner's reader of it.
+    fn pipe() -> (tokio::io::DuplexStream, LineIo) {
+        let (engine, runner) = tokio::io::duplex(64);
+        let io = LineIo::new(
+            Box::new(BufReader::new(runner)),
+            Box::new(tokio::io::sink()),
+        );
+        (engine, io)
+    }
+
     /// The text of the next line, or what came instead.
     async fn next_text(io: &mut LineIo) -> Result<String, Incoming> {
         match io.read_line().await {
@@ -183,11 +193,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_line_not_there_is_not_waited_for_and_one_there_is_read() {
-        let (mut engine, runner) = tokio::io::duplex(64);
-        let mut io = LineIo::new(
-            Box::new(BufReader::new(runner)),
-            Box::new(tokio::io::sink()),
-        );
+        let (mut engine, mut io) = pipe();
         assert_eq!(io.ready_line().await.ok().flatten(), None);
         engine.write_all(b"bestmove h2e2\n").await.expect("write");
         assert!(matches!(
@@ -198,11 +204,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_cancelled_read_keeps_the_part_of_the_line_it_had() {
-        let (mut engine, runner) = tokio::io::duplex(64);
-        let mut io = LineIo::new(
-            Box::new(BufReader::new(runner)),
-            Box::new(tokio::io::sink()),
-        );
+        let (mut engine, mut io) = pipe();
         engine.write_all(b"bestm").await.expect("write");
         let early =
             tokio::time::timeout(std::time::Duration::from_millis(20), io.read_line()).await;

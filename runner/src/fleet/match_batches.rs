@@ -15,7 +15,7 @@ use tokio::sync::watch;
 
 use super::pool::{PairPlayed, Pool};
 use super::worker::{
-    decide, keep_lease, next_batch_pairs, retry, Assignment, Link, Stay, Stop, WorkerOptions,
+    decide, heartbeat, next_batch_pairs, renew, retry, Assignment, Link, Stay, Stop, WorkerOptions,
 };
 use crate::schedule::RunState;
 use crate::store::finished::FinishedGames;
@@ -173,8 +173,10 @@ async fn drive(
                 }
             }
             _ = renewal.tick() => {
+                // One heartbeat a tick, a renewal for each batch held.
+                heartbeat(options, link, run).await;
                 for h in held.values() {
-                    keep_lease(options, link, &h.claim, &h.state).await;
+                    renew(options, link, &h.claim, &h.state).await;
                 }
             }
             _ = stop.wait_for(|s| *s), if !stopping => {

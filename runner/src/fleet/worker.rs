@@ -359,21 +359,36 @@ pub(super) enum Stay {
 }
 
 /// One renewal tick of a batch being played: the heartbeat (which only shows the worker
-/// in `status`) and the lease (which is what counts). A lease known lost stops the batch;
-/// a failed renewal keeps it playing, as the lease may still hold when the server is back.
+/// in `status`) and the lease (which is what counts).
 pub(super) async fn keep_lease(
     options: &WorkerOptions,
     link: &mut Link,
     claim: &Claim,
     batch_tx: &watch::Sender<RunState>,
 ) {
+    heartbeat(options, link, claim.run).await;
+    renew(options, link, claim, batch_tx).await;
+}
+
+/// Says the worker is alive and on `run`; a failure only shows in `status`.
+pub(super) async fn heartbeat(options: &WorkerOptions, link: &mut Link, run: i64) {
     if let Err(e) = link
         .db
-        .heartbeat(&options.name, Some(claim.run), options.concurrency)
+        .heartbeat(&options.name, Some(run), options.concurrency)
         .await
     {
         tracing::warn!("heartbeat: {e}");
     }
+}
+
+/// Renews a batch's lease. A lease known lost stops the batch; a failed renewal keeps it
+/// playing, as the lease may still hold when the server is back.
+pub(super) async fn renew(
+    options: &WorkerOptions,
+    link: &mut Link,
+    claim: &Claim,
+    batch_tx: &watch::Sender<RunState>,
+) {
     match link.db.renew(claim, options.lease).await {
         Ok(true) => {}
         Ok(false) => {

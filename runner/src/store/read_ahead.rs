@@ -3,10 +3,9 @@
 //! replays their counts). Parsing is about half the cost of writing a long run's
 //! outputs, so the two overlap.
 
-use std::path::Path;
 use std::sync::mpsc;
 
-use super::journal::{Journal, JournalEntry, JournalError};
+use super::journal::JournalEntry;
 
 /// Entries handed over at once: few enough to keep memory small, enough that the
 /// hand-over costs nothing next to the parsing.
@@ -14,15 +13,6 @@ const CHUNK: usize = 128;
 
 /// Chunks parsed ahead of the caller at most.
 const AHEAD: usize = 8;
-
-/// [`Journal::scan`], the lines parsed on another thread: the same entries in the same
-/// order with the same offsets, the same length returned, the same errors.
-///
-/// # Errors
-/// As [`Journal::scan`].
-pub fn scan_ahead(path: &Path, each: impl FnMut(u64, JournalEntry)) -> Result<u64, JournalError> {
-    ahead(|emit| Journal::scan(path, emit), each).unwrap_or_else(|| Err(thread_failed(path)))
-}
 
 /// Runs `produce` on another thread, which hands each entry it makes (with its offset) to
 /// `each` on this one, a chunk at a time: whatever reads and parses the games (a journal,
@@ -60,16 +50,16 @@ pub fn ahead<T: Send>(
     })
 }
 
-fn thread_failed(path: &Path) -> JournalError {
-    JournalError::Io {
-        path: path.to_owned(),
-        source: std::io::Error::other("the thread reading the journal failed"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::journal::{Journal, JournalError};
+    use std::path::Path;
+
+    /// [`Journal::scan`] with the parsing on the other thread, as the outputs read it.
+    fn scan_ahead(path: &Path, each: impl FnMut(u64, JournalEntry)) -> Result<u64, JournalError> {
+        ahead(|emit| Journal::scan(path, emit), each).expect("the reading thread")
+    }
 
     #[test]
     fn the_same_entries_offsets_and_length_as_a_plain_scan() {
