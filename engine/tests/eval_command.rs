@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use xq_engine::eval::{Term, TermWeights};
+
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_xq-engine"))
         .args(args)
@@ -20,11 +22,12 @@ fn start_position_breakdown() {
     let (code, out, _) = run(&["eval"]);
     assert_eq!(code, 0);
     assert!(out.contains("palace control"), "{out}");
-    assert!(
-        out.contains("tempo                6      50       0      50"),
-        "{out}"
-    );
-    assert!(out.trim_end().ends_with("L6 50"), "{out}");
+    // The tempo is the only term of the start position: the seeds' 50 at its weight.
+    let weight = TermWeights::default().get(Term::Tempo);
+    let weighted = 50 * weight / 100;
+    let line = format!("tempo                6      50       0      50 {weight:>6}% {weighted:>9}");
+    assert!(out.contains(&line), "{line}\n{out}");
+    assert!(out.trim_end().ends_with(&format!("L6 {weighted}")), "{out}");
 }
 
 #[test]

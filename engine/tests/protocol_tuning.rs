@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::Engine;
+use xq_engine::eval::{Term, TermWeights};
 use xq_engine::protocol::tunables::{tune_options, TuneOption};
 
 const LONG: Duration = Duration::from_secs(60);
@@ -122,7 +123,7 @@ fn with_tune_the_handshake_lists_every_tunable_with_its_bounds() {
         ("LmrBase", 75),
         ("NullMoveBase", 3),
         ("DeltaMargin", 200),
-        ("EvalMobility", 100),
+        ("EvalMobility", TermWeights::default().get(Term::Mobility)),
     ] {
         let option = options.iter().find(|o| o.name == name).expect(name);
         assert_eq!(option.default, default, "{name}");

@@ -20,6 +20,7 @@
 //! antisymmetric under [`Position::color_flipped`] and symmetric under
 //! [`Position::mirrored`] — the property tests in `tests/eval_properties.rs` check it.
 
+mod breakdown;
 pub mod context;
 pub mod deficiency;
 pub mod endgame;
@@ -39,10 +40,12 @@ pub mod scores;
 pub mod tempo;
 pub mod term_weights;
 pub mod threats;
+pub mod tuned;
 pub mod weights;
 pub mod wing_attack;
 
-pub use scores::{Breakdown, Scores, Term};
+pub use breakdown::Breakdown;
+pub use scores::{Scores, Term};
 pub use term_weights::{TermWeights, TERM_TUNABLES};
 
 use crate::board::{Color, Position};
@@ -143,18 +146,21 @@ impl Evaluator {
     }
 
     /// Every term of every level for a position, from the side to move's view,
-    /// independent of this evaluator's level (for `xq-engine eval` and the tests).
+    /// independent of this evaluator's level (for `xq-engine eval` and the tests): each
+    /// term as the seeds give it and its share of the evaluation at the compiled weights.
     #[must_use]
     pub fn breakdown(pos: &Position) -> Breakdown {
-        let scores = full::scores(pos, MAX_LEVEL, full::Plain);
+        let weights = TermWeights::default();
+        let scores = full::scores(pos, MAX_LEVEL, &weights);
         let stm = pos.side_to_move();
         let mut levels = [0; 7];
         for term in Term::ALL {
-            levels[usize::from(term.level())] += scores.net(term, stm);
+            levels[usize::from(term.level())] += weights.weighted_net(&scores, term, stm);
         }
         Breakdown {
             side_to_move: stm,
             scores,
+            weights,
             levels,
         }
     }
@@ -170,7 +176,13 @@ mod tests {
         for level in 0..=5 {
             assert_eq!(Evaluator::new(level).evaluate(&pos), 0, "level {level}");
         }
-        assert_eq!(Evaluator::new(6).evaluate(&pos), weights::TEMPO);
+        let seeds = Evaluator::new(6).with_weights(TermWeights::neutral());
+        assert_eq!(seeds.evaluate(&pos), weights::TEMPO);
+        let tempo = TermWeights::default().get(Term::Tempo);
+        assert_eq!(
+            Evaluator::new(6).evaluate(&pos),
+            weights::TEMPO * tempo / 100
+        );
     }
 
     #[test]
@@ -191,10 +203,11 @@ mod tests {
     #[test]
     fn term_weights_scale_their_term_and_leave_the_default_evaluation_alone() {
         let pos = Position::startpos();
-        let mut weights = TermWeights::default();
+        let seeds = Evaluator::new(6).with_weights(TermWeights::neutral());
+        let mut weights = TermWeights::neutral();
         weights.set(Term::Tempo, 0);
         assert_eq!(Evaluator::new(6).with_weights(weights).evaluate(&pos), 0);
-        assert_eq!(Evaluator::new(6).evaluate(&pos), weights::TEMPO);
+        assert_eq!(seeds.evaluate(&pos), weights::TEMPO);
 
         // Twice the mobility adds the mobility term once more (no drawish ending here).
         let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
@@ -202,13 +215,14 @@ mod tests {
         let breakdown = Evaluator::breakdown(&pos);
         let mobility = breakdown.scores.net(Term::Mobility, pos.side_to_move());
         assert_ne!(mobility, 0);
-        let mut weights = TermWeights::default();
+        let mut weights = TermWeights::neutral();
         weights.set(Term::Mobility, 200);
-        let plain = Evaluator::new(6).evaluate(&pos);
-        assert_eq!(plain, breakdown.at_level(6));
+        let plain = seeds.evaluate(&pos);
         let weighted = Evaluator::new(6).with_weights(weights);
-        assert_ne!(weighted, Evaluator::new(6));
+        assert_ne!(weighted, seeds);
         assert_eq!(weighted.evaluate(&pos), plain + mobility);
+        // The default evaluation is the breakdown's, at the compiled weights.
+        assert_eq!(Evaluator::new(6).evaluate(&pos), breakdown.at_level(6));
         // Level 1 has no weighted term.
         let level1 = Evaluator::new(1);
         assert_eq!(

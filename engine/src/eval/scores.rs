@@ -1,8 +1,6 @@
 //! The evaluation's terms (described in `docs/evaluation.md`), the level each belongs to,
 //! and the per-side scores of one evaluation, from which both the score and the debug
-//! breakdown are read.
-
-use std::fmt;
+//! breakdown ([`Breakdown`](super::Breakdown)) are read.
 
 use crate::board::Color;
 
@@ -174,63 +172,6 @@ impl Scores {
             Color::Red => red - black,
             Color::Black => black - red,
         }
-    }
-}
-
-/// The evaluation of a position split by term and by level, from the side to move's view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Breakdown {
-    /// The side the scores are for.
-    pub side_to_move: Color,
-    /// Per-side scores of every term (all levels computed).
-    pub scores: Scores,
-    /// `levels[l]`: what level `l` adds to level `l - 1`, net for the side to move; the
-    /// sum of `levels[..=l]` is the evaluation at level `l`.
-    pub levels: [i32; 7],
-}
-
-impl Breakdown {
-    /// The evaluation at a level, from the side to move's view.
-    #[must_use]
-    pub fn at_level(&self, level: u8) -> i32 {
-        self.levels[..=usize::from(level.min(6))].iter().sum()
-    }
-}
-
-impl fmt::Display for Breakdown {
-    /// A table: one line per term with Red's, Black's and the net score, then the
-    /// evaluation at each level.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let stm = self.side_to_move;
-        writeln!(
-            f,
-            "{:<16} {:>5} {:>7} {:>7} {:>7}",
-            "term", "level", "red", "black", "net"
-        )?;
-        for term in Term::ALL {
-            let (red, black) = (
-                self.scores.get(term, Color::Red),
-                self.scores.get(term, Color::Black),
-            );
-            writeln!(
-                f,
-                "{:<16} {:>5} {:>7} {:>7} {:>7}",
-                term.name(),
-                term.level(),
-                red,
-                black,
-                self.scores.net(term, stm)
-            )?;
-        }
-        let side = match stm {
-            Color::Red => "red",
-            Color::Black => "black",
-        };
-        write!(f, "evaluation for the side to move ({side}) by level:")?;
-        for level in 0..=6 {
-            write!(f, " L{level} {}", self.at_level(level))?;
-        }
-        Ok(())
     }
 }
 

@@ -23,15 +23,22 @@ pub struct TermWeights {
 }
 
 impl Default for TermWeights {
+    /// The weights compiled in from `engine/data/term-weights.txt` (see [`tuned`](super::tuned)).
     fn default() -> TermWeights {
+        super::tuned::compiled()
+    }
+}
+
+impl TermWeights {
+    /// Every weight 100: the terms as the seeds give them.
+    #[must_use]
+    pub const fn neutral() -> TermWeights {
         TermWeights {
             percent: [FULL_WEIGHT; Term::COUNT],
             neutral: true,
         }
     }
-}
 
-impl TermWeights {
     /// The weight of a term.
     #[must_use]
     pub fn get(&self, term: Term) -> i32 {
@@ -53,6 +60,12 @@ impl TermWeights {
         self.neutral
     }
 
+    /// A term's net score for one side at its weight.
+    #[must_use]
+    pub fn weighted_net(&self, scores: &Scores, term: Term, color: Color) -> i32 {
+        scores.net(term, color) * self.percent[term.index()] / FULL_WEIGHT
+    }
+
     /// The weighted sum of every term's net score for one side.
     #[must_use]
     #[inline]
@@ -62,7 +75,7 @@ impl TermWeights {
         }
         Term::ALL
             .iter()
-            .map(|&term| scores.net(term, color) * self.percent[term.index()] / FULL_WEIGHT)
+            .map(|&term| self.weighted_net(scores, term, color))
             .sum()
     }
 }
@@ -119,7 +132,7 @@ mod tests {
         s.set(Term::Material, 1000, 900);
         s.set(Term::Mobility, 37, 12);
         s.set_side(Term::Tempo, Color::Black, 50);
-        let mut w = TermWeights::default();
+        let mut w = TermWeights::neutral();
         assert_eq!(w.total(&s, Color::Red), s.total(Color::Red));
         w.set(Term::Mobility, 200);
         assert_eq!(w.total(&s, Color::Red), 100 + 50 - 50);
@@ -131,15 +144,19 @@ mod tests {
         assert_eq!(w.get(Term::Material), FULL_WEIGHT);
         w.set(Term::Mobility, FULL_WEIGHT);
         w.set(Term::Tempo, FULL_WEIGHT);
-        assert_eq!(w, TermWeights::default());
+        assert_eq!(w, TermWeights::neutral());
+        assert!(w.is_neutral());
     }
 
     #[test]
-    fn every_tunable_term_is_of_levels_2_to_6_once_and_defaults_to_100() {
+    fn every_tunable_term_is_of_levels_2_to_6_once_and_defaults_to_the_compiled_weight() {
         for (i, t) in TERM_TUNABLES.iter().enumerate() {
             assert!((2..=6).contains(&t.term.level()), "{:?}", t.term);
             assert_ne!(t.term, Term::DrawishEnding);
-            assert_eq!(t.option.default_value(), FULL_WEIGHT);
+            assert_eq!(
+                t.option.default_value(),
+                super::super::tuned::compiled().get(t.term)
+            );
             assert!(t.option.name.starts_with("Eval"));
             assert!(TERM_TUNABLES[..i].iter().all(|u| u.term != t.term));
         }
