@@ -150,7 +150,13 @@ impl Evaluator {
     /// term as the seeds give it and its share of the evaluation at the compiled weights.
     #[must_use]
     pub fn breakdown(pos: &Position) -> Breakdown {
-        let weights = TermWeights::default();
+        Evaluator::breakdown_at(pos, TermWeights::default())
+    }
+
+    /// [`Evaluator::breakdown`] at other weights (the drawish-ending term scales the
+    /// weighted total, so it depends on them; the other terms' scores do not).
+    #[must_use]
+    pub fn breakdown_at(pos: &Position, weights: TermWeights) -> Breakdown {
         let scores = full::scores(pos, MAX_LEVEL, &weights);
         let stm = pos.side_to_move();
         let mut levels = [0; 7];

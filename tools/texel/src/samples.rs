@@ -8,7 +8,7 @@ use std::path::Path;
 
 use thiserror::Error;
 use xq_engine::board::{Color, Move, Position};
-use xq_engine::eval::{Evaluator, Term, TERM_TUNABLES};
+use xq_engine::eval::{Evaluator, Term, TermWeights, TERM_TUNABLES};
 use xq_engine::movegen::{gives_check, in_check, is_legal};
 
 /// The number of weighted terms, the features of a sample.
@@ -144,7 +144,8 @@ fn play(pos: &mut Position, text: &str) -> Result<(), String> {
 /// A position's sample; `None` in a drawish ending, whose scaling of the whole score is
 /// not a weighted sum.
 fn sample(pos: &Position, result: f64) -> Option<Sample> {
-    let breakdown = Evaluator::breakdown(pos);
+    // At the seeds' weights: the features must not depend on the weights compiled in.
+    let breakdown = Evaluator::breakdown_at(pos, TermWeights::neutral());
     let net = |term: Term| f64::from(breakdown.scores.net(term, Color::Red));
     if net(Term::DrawishEnding) != 0.0 {
         return None;
