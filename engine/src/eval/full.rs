@@ -56,9 +56,9 @@ pub fn evaluate(pos: &Position, level: u8, weights: &TermWeights) -> i32 {
 }
 
 /// [`evaluate`] with weights other than 100, apart: inlined, its larger frame was set up
-/// for the plain evaluation too.
+/// for the plain evaluation too. Not marked cold: the fitted weights of
+/// `engine/data/term-weights.txt` make this the default path.
 #[inline(never)]
-#[cold]
 fn evaluate_weighted(pos: &Position, level: u8, weights: &TermWeights) -> i32 {
     weights.total(&scores(pos, level, weights), pos.side_to_move())
 }

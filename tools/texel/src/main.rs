@@ -105,10 +105,13 @@ fn run(args: &Args) -> Result<(), String> {
         "log loss, fitted games: seeds' weights {seed_loss:.6} (k {seed_k:.6}), fitted {:.6} (k {:.6})",
         fitted.loss, fitted.k
     );
+    let held_out = (
+        fit::loss_at(check, &seeds).0,
+        fit::loss_at(check, &fitted.weights).0,
+    );
     println!(
         "log loss, held-out games: seeds' weights {:.6}, fitted {:.6}",
-        fit::loss_at(check, &seeds).0,
-        fit::loss_at(check, &fitted.weights).0
+        held_out.0, held_out.1
     );
     let mut weights = TermWeights::neutral();
     println!("{:<20} {:>7} {:>9}", "option", "percent", "std.err");
@@ -132,8 +135,8 @@ fn run(args: &Args) -> Result<(), String> {
             read.games,
             train.len() + check.len(),
             sources.join(", "),
-            fit::loss_at(check, &seeds).0,
-            fit::loss_at(check, &fitted.weights).0
+            held_out.0,
+            held_out.1
         );
         std::fs::write(out, tuned::format(&weights, &header))
             .map_err(|e| format!("{}: {e}", out.display()))?;

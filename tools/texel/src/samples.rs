@@ -114,26 +114,30 @@ fn game_samples(value: &serde_json::Value, filter: Filter) -> Result<Option<Vec<
     };
     let mut pos = Position::from_fen(fen).map_err(|e| format!("start_fen: {e}"))?;
     for m in text("opening_moves").unwrap_or("").split_whitespace() {
-        play(&mut pos, m)?;
+        play(&mut pos, parse(m)?, m)?;
     }
     let mut samples = Vec::new();
     let mut last_was_capture = false;
     for (ply, m) in moves.split_whitespace().enumerate() {
-        let mv = Move::parse(m).map_err(|e| format!("move {m}: {e}"))?;
+        let mv = parse(m)?;
         let capture = pos.piece_at(mv.to()).is_some();
         let quiet = !last_was_capture && !capture && !in_check(&pos);
         if ply >= filter.min_ply && quiet && !gives_check(&pos, mv) {
             samples.extend(sample(&pos, result));
         }
         last_was_capture = capture;
-        play(&mut pos, m)?;
+        play(&mut pos, mv, m)?;
     }
     Ok(Some(samples))
 }
 
-/// Plays a move given in coordinates, checking that it is legal.
-fn play(pos: &mut Position, text: &str) -> Result<(), String> {
-    let mv = Move::parse(text).map_err(|e| format!("move {text}: {e}"))?;
+/// A move in coordinates.
+fn parse(text: &str) -> Result<Move, String> {
+    Move::parse(text).map_err(|e| format!("move {text}: {e}"))
+}
+
+/// Plays a move (`text` as the journal wrote it), checking that it is legal.
+fn play(pos: &mut Position, mv: Move, text: &str) -> Result<(), String> {
     if !is_legal(pos, mv) {
         return Err(format!("move {text} is not legal here"));
     }
@@ -196,23 +200,21 @@ mod tests {
     #[test]
     fn a_bad_line_is_reported_with_its_file_and_line() {
         let illegal = format!(r#"{{"start_fen":"{START}","moves":"a0a5","result":"1-0"}}"#);
-        let j = journal(&["", "{not json", &illegal]);
-        let error = read_journal(j.path(), Filter { min_ply: 0 }, &mut Read::default())
-            .expect_err("bad line");
-        assert!(
-            error
+        let error = |lines: &[&str]| {
+            let j = journal(lines);
+            read_journal(j.path(), Filter { min_ply: 0 }, &mut Read::default())
+                .expect_err("a bad line")
                 .to_string()
-                .ends_with(":2: not JSON: key must be a string at line 1 column 2"),
-            "{error}"
+        };
+        let bad_json = error(&["", "{not json", &illegal]);
+        assert!(
+            bad_json.ends_with(":2: not JSON: key must be a string at line 1 column 2"),
+            "{bad_json}"
         );
-        let j = journal(&[&illegal]);
-        let error = read_journal(j.path(), Filter { min_ply: 0 }, &mut Read::default())
-            .expect_err("illegal move");
+        let bad_move = error(&[&illegal]);
         assert!(
-            error
-                .to_string()
-                .ends_with(":1: move a0a5 is not legal here"),
-            "{error}"
+            bad_move.ends_with(":1: move a0a5 is not legal here"),
+            "{bad_move}"
         );
     }
 }
