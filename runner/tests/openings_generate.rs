@@ -71,10 +71,11 @@ fn args_with_engine(list: &str, engine: &str) -> Vec<String> {
     args
 }
 
-/// The small generation of these tests: 20 openings, 4 to 6 plies, depth 2.
+/// The small generation of these tests: 20 openings, 4 to 6 plies, depth 2, scores within
+/// 160 (the fitted term weights score early positions higher: 80 found 11 of 20).
 fn small(engine: &str, seed: &str, concurrency: &str) -> Vec<String> {
     let list = format!(
-        "--count 20 --plies 4..6 --max-score 80 --depth 2 --probe-depth 2 --candidates 3 \
+        "--count 20 --plies 4..6 --max-score 160 --depth 2 --probe-depth 2 --candidates 3 \
          --seed {seed} --option hashsize=1 --concurrency {concurrency} -o out.epd"
     );
     args_with_engine(&list, engine)
@@ -160,7 +161,11 @@ fn every_line_checks_and_keeps_the_promises() {
                 .parse()
                 .unwrap_or_else(|_| panic!("{at}: {key} `{value}`"))
         };
-        assert!(field("score").abs() <= 80, "{at}: score {}", field("score"));
+        assert!(
+            field("score").abs() <= 160,
+            "{at}: score {}",
+            field("score")
+        );
         assert_eq!(field("depth"), 2, "{at}");
     }
     let _ = fs::remove_dir_all(dir);
