@@ -7,6 +7,7 @@
 mod common;
 
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use common::{
@@ -18,6 +19,17 @@ use nix::unistd::Pid;
 
 /// Starts a long run of an engine that ignores every way to stop it against one with a
 /// child in a session of its own, both tagged `tag`; returns once games are played.
+/// One test at a time: a runner ends what any earlier runner left behind on the machine,
+/// so another test's run could end the processes the SIGKILL test leaves for its own
+/// next run (it then said nothing, about one run in three).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn start_stubborn_run(dir: &std::path::Path, tag: &str) -> Child {
     start_stubborn_run_logging(dir, tag, Stdio::null())
 }
@@ -58,6 +70,7 @@ fn signal(child: &Child, signal: Signal) {
 
 #[test]
 fn sigterm_and_sighup_stop_the_run_like_ctrl_c_and_leave_no_process() {
+    let _serial = serial();
     for (name, sig) in [("sigterm", Signal::SIGTERM), ("sighup", Signal::SIGHUP)] {
         let folder = scratch(name);
         let tag = common::tag(name);
@@ -77,6 +90,7 @@ fn sigterm_and_sighup_stop_the_run_like_ctrl_c_and_leave_no_process() {
 
 #[test]
 fn sigkill_takes_the_engines_along_and_the_next_runner_ends_the_rest() {
+    let _serial = serial();
     let folder = scratch("sigkill");
     let tag = common::tag("sigkill");
     let mut runner = start_stubborn_run(folder.path(), &tag);
@@ -120,6 +134,7 @@ fn sigkill_takes_the_engines_along_and_the_next_runner_ends_the_rest() {
 
 #[test]
 fn a_second_signal_kills_every_engine_process_before_exiting() {
+    let _serial = serial();
     let folder = scratch("second-signal");
     let tag = common::tag("second-signal");
     let log = folder.path().join("stderr.txt");
