@@ -17,8 +17,6 @@ use common::{
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-/// Starts a long run of an engine that ignores every way to stop it against one with a
-/// child in a session of its own, both tagged `tag`; returns once games are played.
 /// One test at a time: a runner ends what any earlier runner left behind on the machine,
 /// so another test's run could end the processes the SIGKILL test leaves for its own
 /// next run (it then said nothing, about one run in three).
@@ -30,6 +28,8 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Starts a long run of an engine that ignores every way to stop it against one with a
+/// child in a session of its own, both tagged `tag`; returns once games are played.
 fn start_stubborn_run(dir: &std::path::Path, tag: &str) -> Child {
     start_stubborn_run_logging(dir, tag, Stdio::null())
 }
