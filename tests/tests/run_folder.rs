@@ -1,7 +1,7 @@
 //! The output folder of a run, end to end: resume from the folder alone, a copied folder,
 //! an extended run, refusals that name what changed (config keys, the opening file),
 //! counts that agree everywhere at an SPRT stop, a report that never writes the journal,
-//! and refusals that start nothing.
+//! refusals that start nothing, and one runner at a time in a folder.
 
 mod common;
 
@@ -357,4 +357,65 @@ fn identical_games_are_warned_of_before_the_first_game() {
     let warning = stdout.find("same two games").expect("a warning");
     let first_game = stdout.find("Finished game 1 ").expect("a game");
     assert!(warning < first_game, "{stdout}");
+}
+
+#[test]
+fn a_folder_in_use_refuses_a_second_runner_and_loses_no_game() {
+    let folder = scratch("folder-in-use");
+    let config = fault_config(folder.path(), 10, &mainlines(), "");
+    let text = std::fs::read_to_string(&config).expect("config").replace(
+        "\"--sleep-ms\", \"0\"",
+        "\"--fault\", \"sleep\", \"--sleep-ms\", \"5\"",
+    );
+    std::fs::write(&config, text).expect("write");
+    let first = Command::new(bin("xq-runner"))
+        .args(["run", path(&config)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start runner");
+    let out = folder.path().join("out");
+    for _ in 0..1000 {
+        if journal_games_so_far(&out) >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(journal_games_so_far(&out) >= 2, "the first run is playing");
+    // A resume of the folder while its run plays is refused, naming the runner.
+    let (code, stdout, stderr) = runner(&["resume", path(&out)]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let holder = format!("is in use by another xq-runner (pid {})", first.id());
+    assert!(stderr.contains(&holder), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+    // So is a second run of the same config.
+    let (code, _, stderr) = runner(&["run", path(&config)]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("already holds a run"), "{stderr}");
+
+    let done = first.wait_with_output().expect("the first run ends");
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let games = journal(&out);
+    let mut numbers: Vec<(u64, u64)> = games
+        .iter()
+        .map(|g| {
+            (
+                g["pair"].as_u64().unwrap_or(99),
+                g["game"].as_u64().unwrap_or(9),
+            )
+        })
+        .collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert_eq!((games.len(), numbers.len()), (20, 20), "every game once");
+    // Once the first runner has ended, the folder is free: the run resumes (nothing is
+    // left to play).
+    let (code, stdout, stderr) = runner(&["resume", path(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(journal(&out).len(), 20);
 }

@@ -157,7 +157,7 @@ fn verdicts_are_symmetric_under_colour_flip_and_mirror() {
             seed = seed
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1_442_695_040_888_963_407);
-            if loop_from.is_none() && (seed >> 40) % 50 == 0 {
+            if loop_from.is_none() && (seed >> 40).is_multiple_of(50) {
                 loop_from = Some(ply);
             }
             let history: Vec<Move> = a.moves().collect();

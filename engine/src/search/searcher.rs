@@ -209,7 +209,7 @@ impl Searcher {
         }
         if self.nodes >= self.node_limit {
             self.aborted = true;
-        } else if self.nodes % CHECK_INTERVAL == 0 {
+        } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             let late = match self.budget {
                 Some(budget) if !self.control.pondering() => {
                     self.control.clock_elapsed() >= budget.hard

@@ -218,7 +218,7 @@ impl Clock {
             } => {
                 self.left = self.left.saturating_sub(elapsed) + increment;
                 self.played_in_period += 1;
-                if moves.is_some_and(|m| self.played_in_period % m == 0) {
+                if moves.is_some_and(|m| self.played_in_period.is_multiple_of(m)) {
                     self.left += base;
                 }
             }

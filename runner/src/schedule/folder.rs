@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::errors::{OpeningsError, OutputDirError};
+use super::folder_lock::{FolderLock, LOCK_FILE};
 use super::tournament::RunError;
 use crate::config::{differences, Loaded};
 use crate::store::journal::JOURNAL_FILE;
@@ -162,14 +163,29 @@ pub fn check_resume(
     Ok(meta)
 }
 
-/// Creates the folder of a new run and writes its `run.json`.
+/// Creates the folder of a new run, takes its lock and writes its `run.json`.
 ///
 /// # Errors
-/// [`RunError::OutputDir`] when the folder or the file cannot be written.
-pub fn create(dir: &Path, meta: &RunMeta) -> Result<(), RunError> {
+/// [`RunError::OutputDir`] when the folder or the file cannot be written, or another
+/// runner has taken the folder since [`check_new`] (it holds the lock, or has written
+/// its run).
+pub fn create(dir: &Path, meta: &RunMeta) -> Result<FolderLock, RunError> {
     std::fs::create_dir_all(dir).map_err(|source| OutputDirError::Create {
         dir: dir.to_path_buf(),
         source,
     })?;
-    Ok(meta.write(dir).map_err(OutputDirError::from)?)
+    let lock = FolderLock::take(dir)?;
+    if dir.join(RUN_FILE).exists() {
+        return Err(refuse(
+            dir,
+            "another runner started a run here meanwhile: give another --out",
+        ));
+    }
+    if let Err(e) = meta.write(dir) {
+        // The folder is left as it was found, so that the next run may use it.
+        drop(lock);
+        let _ = std::fs::remove_file(dir.join(LOCK_FILE));
+        return Err(OutputDirError::from(e).into());
+    }
+    Ok(lock)
 }

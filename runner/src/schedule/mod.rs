@@ -14,6 +14,7 @@ pub mod ending;
 pub mod engines;
 pub mod errors;
 pub mod folder;
+pub mod folder_lock;
 pub mod tournament;
 pub mod worker;
 

@@ -19,6 +19,7 @@ use super::ending::{self, Ending};
 use super::engines::RunContext;
 use super::errors::{OpeningsError, OutputDirError};
 use super::folder::{self, Start as FolderStart};
+use super::folder_lock::FolderLock;
 use super::worker::{worker, Report};
 use super::RunState;
 use crate::client::EngineSession;
@@ -158,6 +159,12 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
             openings_input.as_ref(),
         )?),
     };
+    // Held until the run's files are written: no other runner reads or writes the
+    // journal meanwhile. A new run takes it when it creates the folder.
+    let mut lock = match resumed {
+        Some(_) => Some(FolderLock::take(&dir)?),
+        None => None,
+    };
     let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
     let mut tracker = Tracker::new(names, plan.pairings.len());
     let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
@@ -195,7 +202,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
                 shard: start.shard,
                 played_s: 0.0,
             };
-            folder::create(&dir, &meta)?;
+            lock = Some(folder::create(&dir, &meta)?);
             meta
         }
     };
@@ -219,6 +226,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         date: today(),
     }
     .write(&dir)?;
+    drop(lock);
     let tracker = &session.tracker;
     if session.block_due {
         println!("{}", report_text(plan, tracker).trim_end());
@@ -364,7 +372,7 @@ impl Session {
                 estimate_message(plan, &tracker),
                 crate::output::progress::SprtPace::of(&tracker.tally(0), plan.sprt.as_ref()),
             );
-            if tracker.pairs() != pairs_before && tracker.pairs() % interval == 0 {
+            if tracker.pairs() != pairs_before && tracker.pairs().is_multiple_of(interval) {
                 progress.println(&report_text(plan, &tracker));
             }
             if ending.is_some() {
@@ -400,7 +408,7 @@ impl Session {
             })
         };
         Ok(Session {
-            block_due: tracker.pairs() % interval != 0 || tracker.pairs() == 0,
+            block_due: !tracker.pairs().is_multiple_of(interval) || tracker.pairs() == 0,
             tracker,
             ending,
             elapsed_s: began.elapsed().as_secs_f64(),

@@ -70,7 +70,7 @@ impl Overshoot {
         if !self.valid {
             return;
         }
-        if samples % self.batch_size != 0 || samples < self.last_update {
+        if !samples.is_multiple_of(self.batch_size) || samples < self.last_update {
             self.valid = false;
             return;
         }

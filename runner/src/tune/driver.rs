@@ -27,6 +27,7 @@ use super::spsa::Gains;
 use crate::exit;
 use crate::game::EndReason;
 use crate::schedule::engines::RunContext;
+use crate::schedule::folder_lock::FolderLock;
 use crate::schedule::RunState;
 
 /// How a tune ended.
@@ -83,8 +84,12 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
     let plan = tune.plan.clone();
     let dir = plan.output.dir.clone();
     let openings = crate::schedule::tournament::load_openings(&plan).map_err(|e| e.to_string())?;
+    // Held while the tune plays: one runner at a time in its folder. A new tune takes
+    // it when it creates the folder.
+    let mut lock = None;
     if resume {
         folder::check_resume(&dir, &tune.config)?;
+        lock = Some(FolderLock::take(&dir).map_err(|e| e.to_string())?);
     } else {
         folder::check_new(&dir)?;
     }
@@ -93,7 +98,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
         eprintln!("{warning}");
     }
     if !resume {
-        folder::create(&dir, &tune.config)?;
+        lock = Some(folder::create(&dir, &tune.config)?);
     }
     let (mut journal, mut records) =
         TuneJournal::open(&dir.join(TUNE_JOURNAL)).map_err(|e| e.to_string())?;
@@ -230,6 +235,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     report::write(&dir, &summary, &records, &tune.config)
         .map_err(|e| format!("{}: {e}", dir.display()))?;
+    drop(lock);
     println!("{}", summary.text().trim_end());
     println!(
         "Tune {status}: {} of {n} pairs; results in {}",

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::journal::TUNE_JOURNAL;
+use crate::schedule::folder_lock::FolderLock;
 
 /// The name of the file.
 pub const TUNE_RUN: &str = "tune-run.json";
@@ -39,16 +40,20 @@ pub fn check_new(dir: &Path) -> Result<(), String> {
 ///
 /// # Errors
 /// One line: the folder holds a tune or a run already, or cannot be written.
-pub fn create(dir: &Path, config: &str) -> Result<(), String> {
+pub fn create(dir: &Path, config: &str) -> Result<FolderLock, String> {
     check_new(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    let lock = FolderLock::take(dir).map_err(|e| e.to_string())?;
+    // Checked again under the lock: another tune may have started here meanwhile.
+    check_new(dir)?;
     let meta = TuneMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config: config.to_owned(),
     };
     let json = serde_json::to_string_pretty(&meta).unwrap_or_default();
     std::fs::write(dir.join(TUNE_RUN), json + "\n")
-        .map_err(|e| format!("{}: cannot write: {e}", dir.join(TUNE_RUN).display()))
+        .map_err(|e| format!("{}: cannot write: {e}", dir.join(TUNE_RUN).display()))?;
+    Ok(lock)
 }
 
 /// Checks that the folder holds this tune, for a resume.

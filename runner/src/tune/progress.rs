@@ -34,7 +34,7 @@ impl TuneProgress {
     pub fn pair_done(&self, done: u64, values: &str) {
         self.bar.inc(1);
         self.bar.set_message(values.to_owned());
-        if self.bar.is_hidden() && done % self.interval == 0 {
+        if self.bar.is_hidden() && done.is_multiple_of(self.interval) {
             println!("pair {done}/{}: {values}", self.bar.length().unwrap_or(0));
         }
     }

@@ -88,7 +88,7 @@ pub fn read_journal(path: &Path, filter: Filter, read: &mut Read) -> Result<(), 
         match game_samples(&value, filter).map_err(bad)? {
             Some(samples) => {
                 read.games += 1;
-                if read.games % 10 == 0 {
+                if read.games.is_multiple_of(10) {
                     read.check.extend(samples);
                 } else {
                     read.samples.extend(samples);

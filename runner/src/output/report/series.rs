@@ -110,7 +110,7 @@ impl<'a> Replayer<'a> {
         let pairs = tally.penta.pairs();
         if pairs > self.last_pairs[k] {
             self.last_pairs[k] = pairs;
-            if pairs % self.steps[k] == 0 {
+            if pairs.is_multiple_of(self.steps[k]) {
                 let test = if k == 0 { self.sprt } else { None };
                 let points = &mut replay.series[k];
                 points.push(Point::of(&tally, test));
