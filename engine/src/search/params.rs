@@ -102,7 +102,8 @@ pub const LMP_MAX_DEPTH: i32 = 6;
 /// searched first with the null window at `new_depth - r`, `r = LMR[depth][searched] -
 /// pv_node + !improving - killer - history / LMR_HISTORY_DIVISOR` clamped to
 /// `[0, new_depth - 1]`, where `LMR[d][m] = trunc(clamp(LMR_BASE / 100 + ln d * ln m /
-/// (LMR_DIVISOR / 100), 0, LMR_TABLE_MAX))`.
+/// (LMR_DIVISOR / 100), 0, LMR_TABLE_MAX))` and `history` is the move's butterfly,
+/// counter-move and follow-up history summed, as the move ordering reads it.
 pub const LMR_MIN_MOVES: usize = 3;
 /// See [`LMR_MIN_MOVES`].
 pub const LMR_MIN_DEPTH: i32 = 3;
@@ -129,6 +130,15 @@ pub const DELTA_MARGIN: i32 = 200;
 /// History values stay in `[-HISTORY_MAX, HISTORY_MAX]`: an update by `bonus` is
 /// `h += bonus - h * |bonus| / HISTORY_MAX`.
 pub const HISTORY_MAX: i32 = 16_384;
+/// Continuation-history values (the counter-move and follow-up tables: a quiet move's
+/// history after a given move one or two plies back) stay in `[-CONTINUATION_HISTORY_MAX,
+/// CONTINUATION_HISTORY_MAX]`, updated as the butterfly history is (`h += bonus - h *
+/// |bonus| / CONTINUATION_HISTORY_MAX`, the same bonus). The same bound as
+/// [`HISTORY_MAX`], so that each of the three terms of a quiet move's score (ordering and
+/// the history term of late move reductions read their sum) can weigh as much as the
+/// others; it must fit an `i16`, the tables' entries (at 16 x 90 x 16 x 90 entries each,
+/// `i32`s would double their 4 MB in the caches).
+pub const CONTINUATION_HISTORY_MAX: i32 = HISTORY_MAX;
 /// A cutoff's history bonus: `min(depth * depth, HISTORY_BONUS_MAX_DEPTH_SQUARED) *
 /// HISTORY_BONUS_SCALE`, given to the quiet move that cut off and taken from the quiet
 /// moves tried before it.
@@ -136,7 +146,7 @@ pub const HISTORY_BONUS_MAX_DEPTH_SQUARED: i32 = 400;
 /// See [`HISTORY_BONUS_MAX_DEPTH_SQUARED`].
 pub const HISTORY_BONUS_SCALE: i32 = 8;
 /// The first `SORTED_QUIETS` quiet moves (after hash move and killers) are picked in
-/// history order; the rest follow in generation order.
+/// history order (butterfly plus continuation history); the rest follow in generation order.
 pub const SORTED_QUIETS: usize = 12;
 /// Captures are ordered by MVV/LVA: `victim * MVV_LVA_VICTIM_SCALE - attacker /
 /// MVV_LVA_ATTACKER_DIVISOR`, the pieces valued by their material, a king by

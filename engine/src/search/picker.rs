@@ -1,9 +1,10 @@
 //! Move ordering: the hash move first, then winning and even captures by MVV/LVA,
-//! killers, quiet moves by history, and losing captures last.
+//! killers, quiet moves by history (butterfly and continuation), and losing captures last.
 
-use super::heuristics::Heuristics;
+use super::heuristics::{Continuation, Heuristics};
 use super::params::{
-    HISTORY_MAX, KING_ORDER_VALUE, MVV_LVA_ATTACKER_DIVISOR, MVV_LVA_VICTIM_SCALE, SORTED_QUIETS,
+    CONTINUATION_HISTORY_MAX, HISTORY_MAX, KING_ORDER_VALUE, MVV_LVA_ATTACKER_DIVISOR,
+    MVV_LVA_VICTIM_SCALE, SORTED_QUIETS,
 };
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
@@ -26,7 +27,11 @@ const MAX_PLACE: i32 = (1 << PLACE_BITS) - 1;
 const _: () = assert!(MAX_MOVES <= 1 << PLACE_BITS);
 const _: () =
     assert!(GOOD_CAPTURE + MVV_LVA_VICTIM_SCALE * KING_ORDER_VALUE < i32::MAX >> PLACE_BITS);
-const _: () = assert!(-HISTORY_MAX > i32::MIN >> PLACE_BITS);
+/// The lowest history score of a quiet move: each of its three terms at its bound.
+const MIN_HISTORY: i32 = -HISTORY_MAX - 2 * CONTINUATION_HISTORY_MAX;
+const _: () = assert!(MIN_HISTORY > i32::MIN >> PLACE_BITS);
+// A quiet move's history stays below the captures' scores.
+const _: () = assert!(-MIN_HISTORY < GOOD_CAPTURE);
 
 /// Ordering value of a victim (kings are never captured in legal play).
 fn victim_value(kind: PieceKind) -> i32 {
@@ -91,6 +96,7 @@ struct HistoryScored<'a> {
     scores: &'a mut [i32; MAX_MOVES],
     pos: &'a Position,
     heuristics: &'a Heuristics,
+    cont: Continuation,
 }
 
 impl MoveSink for HistoryScored<'_> {
@@ -104,10 +110,11 @@ impl MoveSink for HistoryScored<'_> {
         let Some(piece) = self.pos.piece_at(from) else {
             return;
         };
+        let rows = self.heuristics.rows(self.cont, piece);
         for to in targets {
             let index = self.moves.len();
             if index < MAX_MOVES {
-                self.scores[index] = self.heuristics.history(piece, to);
+                self.scores[index] = rows.score(to);
                 self.moves.push(Move::new(from, to));
             }
         }
@@ -157,6 +164,8 @@ pub struct MovePicker {
     stage: Stage,
     hash_move: Option<Move>,
     killers: [Option<Move>; 2],
+    /// The node's previous moves, whose continuation history scores the quiet moves.
+    cont: Continuation,
     killer_index: usize,
     buffers: Box<PickerBuffers>,
     next: usize,
@@ -181,7 +190,8 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// The moves of a node of the main search; `hash_move` is checked for legality.
+    /// The moves of a node of the main search; `hash_move` is checked for legality, and
+    /// `cont` names the node's previous moves for the quiet moves' history.
     #[must_use]
     pub fn main(
         pos: &Position,
@@ -189,6 +199,7 @@ impl MovePicker {
         hash_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
+        cont: Continuation,
         mut buffers: Box<PickerBuffers>,
     ) -> MovePicker {
         buffers.moves.clear();
@@ -197,6 +208,7 @@ impl MovePicker {
             stage: Stage::HashMove,
             hash_move: hash_move.filter(|&m| is_legal(pos, m)),
             killers: heuristics.killers(ply),
+            cont,
             killer_index: 0,
             buffers,
             next: 0,
@@ -238,6 +250,7 @@ impl MovePicker {
             stage: Stage::GoodCaptures,
             hash_move: None,
             killers: [None; 2],
+            cont: Continuation::NONE,
             killer_index: 2,
             buffers,
             next: 0,
@@ -327,7 +340,7 @@ impl MovePicker {
             for (score, &m) in scores.iter_mut().zip(moves.iter()) {
                 *score = pos
                     .piece_at(m.from())
-                    .map_or(0, |p| heuristics.history(p, m.to()));
+                    .map_or(0, |p| heuristics.history(self.cont, p, m.to()));
             }
         } else {
             let mut sink = HistoryScored {
@@ -335,6 +348,7 @@ impl MovePicker {
                 scores,
                 pos,
                 heuristics,
+                cont: self.cont,
             };
             if self.in_check {
                 let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
@@ -522,6 +536,15 @@ mod tests {
         items
     }
 
+    /// The previous moves of the tests' main-search nodes: a black pawn's to the middle of
+    /// the board, and a red horse's before it.
+    fn cont() -> Continuation {
+        Continuation::new(
+            Some((crate::board::Piece::BlackPawn, Square::ALL[40])),
+            Some((crate::board::Piece::RedHorse, Square::ALL[20])),
+        )
+    }
+
     /// A main-search picker at ply 0 with a legal move of the middle of the list as its
     /// hash move, and that move.
     fn main_picker(pos: &Position, heuristics: &Heuristics) -> (MovePicker, Option<Move>) {
@@ -529,7 +552,7 @@ mod tests {
         let hash_move = legal.get(legal.len() / 2).copied();
         let in_check = crate::movegen::in_check(pos);
         let buffers = PickerBuffers::boxed();
-        let picker = MovePicker::main(pos, in_check, hash_move, heuristics, 0, buffers);
+        let picker = MovePicker::main(pos, in_check, hash_move, heuristics, 0, cont(), buffers);
         (picker, hash_move)
     }
 
@@ -566,7 +589,7 @@ mod tests {
                 .filter_map(|&m| Some((m, pos.piece_at(m.from())?)))
                 .collect();
             if let Some(&best) = quiets.get(quiets.len() / 2) {
-                heuristics.record_cutoff(0, best, &quiets[..quiets.len() / 2], 6);
+                heuristics.record_cutoff(0, cont(), best, &quiets[..quiets.len() / 2], 6);
             }
             let plain = main_moves(&pos, &heuristics, false);
             assert_eq!(main_moves(&pos, &heuristics, true), plain, "{fen}");
@@ -583,6 +606,8 @@ mod tests {
     #[test]
     fn pick_best_picks_what_a_plain_selection_picks_ties_and_extremes_included() {
         let extremes = [
+            MIN_HISTORY,
+            -MIN_HISTORY,
             -HISTORY_MAX,
             -1,
             0,

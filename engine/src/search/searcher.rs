@@ -5,14 +5,14 @@
 use std::sync::Arc;
 
 use super::eval_cache::EvalCache;
-use super::heuristics::Heuristics;
+use super::heuristics::{Continuation, Heuristics};
 use super::limits::{Budget, Control};
 use super::params::*;
 use super::picker::{is_losing_capture, MovePicker, PickerBuffers};
 use super::score::{from_tt, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND, RULE_WIN};
 use super::search_params::SearchParams;
 use super::tt::{Bound, TranspositionTable};
-use crate::board::{BitBoard, Move, Piece, PieceKind, Position};
+use crate::board::{BitBoard, Move, Piece, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::eval::Evaluator;
 use crate::movegen::{capture_keeps_king_safe, gives_check, has_legal_move, MAX_MOVES};
@@ -55,7 +55,9 @@ fn lmr_table(params: &SearchParams) -> Vec<[u8; LMR_TABLE_MOVES]> {
 #[derive(Clone, Copy, Debug, Default)]
 struct Frame {
     eval: i32,
-    mv: Option<Move>,
+    /// The piece that the move being searched at this ply moves, and its destination:
+    /// the key of the continuation history of the plies below (`None` for a null move).
+    moved: Option<(Piece, Square)>,
 }
 
 /// Everything one search thread owns. The table and the heuristics live across
@@ -459,7 +461,7 @@ impl Searcher {
                 return eval;
             }
             // Null move: give the opponent a free move; if we still beat beta, prune.
-            let after_null = ply > 0 && self.frames[ply - 1].mv.is_none();
+            let after_null = ply > 0 && self.frames[ply - 1].moved.is_none();
             if depth >= self.knobs::<DEFAULTS>().null_min_depth
                 && eval >= beta
                 && !after_null
@@ -476,7 +478,7 @@ impl Searcher {
                 self.window_start = self.path.len();
                 self.path.push(ply_entry(&self.pos, None, false));
                 self.line.push(None);
-                self.frames[ply].mv = None;
+                self.frames[ply].moved = None;
                 let score = -self.search::<DEFAULTS>(
                     -beta,
                     -beta + 1,
@@ -501,6 +503,13 @@ impl Searcher {
             depth -= 1;
         }
 
+        // The moves 1 and 2 plies back, whose continuation history scores the quiet
+        // moves (none before the root).
+        let cont = match ply {
+            0 => Continuation::NONE,
+            1 => Continuation::new(self.frames[0].moved, None),
+            _ => Continuation::new(self.frames[ply - 1].moved, self.frames[ply - 2].moved),
+        };
         let buffers = self.borrow_buffers(ply);
         let mut picker = MovePicker::main(
             &self.pos,
@@ -508,6 +517,7 @@ impl Searcher {
             hash_move,
             &self.heuristics,
             ply,
+            cont,
             buffers,
         );
         let original_alpha = alpha;
@@ -605,7 +615,7 @@ impl Searcher {
                 ahead = picker.next_listed(&self.pos, &self.heuristics);
                 self.fetch_child(ahead);
             }
-            self.frames[ply].mv = Some(m);
+            self.frames[ply].moved = Some((mover, m.to()));
             let undo = self.play(m, check, new_depth > 0 && !fetch_early);
             let score = if searched == 0 {
                 -self.search::<DEFAULTS>(-beta, -alpha, new_depth, ply + 1, check)
@@ -625,7 +635,7 @@ impl Searcher {
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
-                    reduction -= self.heuristics.history(mover, m.to())
+                    reduction -= self.heuristics.history(cont, mover, m.to())
                         / self.knobs::<DEFAULTS>().lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
@@ -667,7 +677,7 @@ impl Searcher {
                     if score >= beta {
                         if !capture {
                             self.heuristics
-                                .record_cutoff(ply, (m, mover), &quiets, depth);
+                                .record_cutoff(ply, cont, (m, mover), &quiets, depth);
                         }
                         break;
                     }
