@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::{
@@ -25,6 +25,31 @@ fn summary(dir: &Path) -> Value {
         .expect("summary is JSON")
 }
 
+/// Starts a 10-pair run in `dir` with slow engines (so it is still playing when the
+/// test acts on it) and waits, up to 5 s, until `games` games are in its journal.
+fn start_slow_run(dir: &Path, games: usize, stderr: Stdio) -> (Child, std::path::PathBuf) {
+    let config = fault_config(dir, 10, &mainlines(), "");
+    let text = std::fs::read_to_string(&config).expect("config").replace(
+        "\"--sleep-ms\", \"0\"",
+        "\"--fault\", \"sleep\", \"--sleep-ms\", \"5\"",
+    );
+    std::fs::write(&config, text).expect("write");
+    let child = Command::new(bin("xq-runner"))
+        .args(["run", path(&config)])
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start runner");
+    let out = dir.join("out");
+    for _ in 0..1000 {
+        if journal_games_so_far(&out) >= games {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (child, config)
+}
+
 #[test]
 fn resume_takes_the_folder_alone_and_a_copied_folder_resumes_too() {
     let whole_folder = scratch("folder-whole");
@@ -35,26 +60,8 @@ fn resume_takes_the_folder_alone_and_a_copied_folder_resumes_too() {
 
     let cut_folder = scratch("folder-cut");
     let cut = cut_folder.path();
-    // Slow engines, so the run is still going when it is stopped.
-    let config = fault_config(cut, 10, &mainlines(), "");
-    let text = std::fs::read_to_string(&config).expect("config").replace(
-        "\"--sleep-ms\", \"0\"",
-        "\"--fault\", \"sleep\", \"--sleep-ms\", \"5\"",
-    );
-    std::fs::write(&config, text).expect("write");
-    let child = Command::new(bin("xq-runner"))
-        .args(["run", path(&config)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start runner");
+    let (child, _) = start_slow_run(cut, 6, Stdio::null());
     let out = cut.join("out");
-    for _ in 0..1000 {
-        if journal_games_so_far(&out) >= 6 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
@@ -362,25 +369,8 @@ fn identical_games_are_warned_of_before_the_first_game() {
 #[test]
 fn a_folder_in_use_refuses_a_second_runner_and_loses_no_game() {
     let folder = scratch("folder-in-use");
-    let config = fault_config(folder.path(), 10, &mainlines(), "");
-    let text = std::fs::read_to_string(&config).expect("config").replace(
-        "\"--sleep-ms\", \"0\"",
-        "\"--fault\", \"sleep\", \"--sleep-ms\", \"5\"",
-    );
-    std::fs::write(&config, text).expect("write");
-    let first = Command::new(bin("xq-runner"))
-        .args(["run", path(&config)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start runner");
+    let (first, config) = start_slow_run(folder.path(), 2, Stdio::piped());
     let out = folder.path().join("out");
-    for _ in 0..1000 {
-        if journal_games_so_far(&out) >= 2 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
     assert!(journal_games_so_far(&out) >= 2, "the first run is playing");
     // A resume of the folder while its run plays is refused, naming the runner.
     let (code, stdout, stderr) = runner(&["resume", path(&out)]);

@@ -369,7 +369,8 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
     if let Some(e) = damaged {
         return Err(format!("run {}: a tune record is damaged: {e}", run.id));
     }
-    crate::tune::folder::create(dir, &run.config)?;
+    // Held while the folder is written: no local tune may start in it meanwhile.
+    let _lock = crate::tune::folder::create(dir, &run.config)?;
     let journal = dir.join(TUNE_JOURNAL);
     let mut lines = String::new();
     for r in &records {

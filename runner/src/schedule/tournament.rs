@@ -161,10 +161,10 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     };
     // Held until the run's files are written: no other runner reads or writes the
     // journal meanwhile. A new run takes it when it creates the folder.
-    let mut lock = match resumed {
-        Some(_) => Some(FolderLock::take(&dir)?),
-        None => None,
-    };
+    let mut lock = resumed
+        .as_ref()
+        .map(|_| FolderLock::take(&dir))
+        .transpose()?;
     let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
     let mut tracker = Tracker::new(names, plan.pairings.len());
     let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
