@@ -9,6 +9,7 @@ use super::params::{
 };
 use super::score::{is_mate, INFINITE, MATE};
 use super::searcher::{ply_entry, Searcher};
+use super::trend::IterationTrend;
 use crate::board::{Move, Position};
 use crate::movegen::{gives_check, in_check, legal_moves};
 
@@ -82,6 +83,7 @@ impl Searcher {
             .clamp(1, MAX_ITERATION_DEPTH);
         let timed = self.budget.is_some();
         let mut score = 0;
+        let mut trend = IterationTrend::default();
         for depth in 1..=max_depth {
             self.sel_depth = 0;
             self.root_best = None;
@@ -114,11 +116,17 @@ impl Searcher {
                 pv,
                 hashfull: self.tt.hashfull(),
             });
+            if let Some(best) = result.best {
+                trend.record(best, value);
+            }
             if let Some(budget) = self.budget {
                 let only_move = root_moves.len() == 1;
                 let elapsed = self.control.clock_elapsed();
                 let (share, of) = NEW_ITERATION_SHARE;
-                let enough = !budget.fixed && elapsed >= budget.soft * share / of;
+                let threshold = (budget.soft * share / of)
+                    .mul_f64(trend.time_scale())
+                    .min(budget.hard);
+                let enough = !budget.fixed && elapsed >= threshold;
                 if !self.control.pondering() && (only_move || enough) {
                     break;
                 }

@@ -13,6 +13,7 @@ pub mod score;
 mod search_params;
 mod searcher;
 mod table_memory;
+mod trend;
 mod tt;
 
 pub use driver::{GameSoFar, Report, SearchResult};

@@ -197,6 +197,20 @@ pub const HARD_BUDGET_FACTOR: u32 = 4;
 /// With a clock (not a fixed `movetime`), no new iteration starts once
 /// `elapsed >= soft * NEW_ITERATION_SHARE`.
 pub const NEW_ITERATION_SHARE: (u32, u32) = (6, 10);
+/// The share's threshold is scaled by how the iterations went (`trend.rs`): by
+/// `STABILITY_SCALE[n]` when the best move has stayed the same for the last `n`
+/// iterations (the last entry for more), Stockfish's habit of thinking less on a settled
+/// move and more on one that just changed.
+pub const STABILITY_SCALE: [f64; 5] = [1.40, 1.15, 1.00, 0.90, 0.80];
+/// ... and by up to `SCORE_DROP_MAX_SCALE` when the score fell against the iteration
+/// [`SCORE_DROP_LOOKBACK`] back: linearly, the full factor at a fall of
+/// `SCORE_DROP_FULL` centipawns. A falling score is the sign of a threat the shallower
+/// iterations missed. The scaled threshold never passes the hard budget.
+pub const SCORE_DROP_MAX_SCALE: f64 = 1.5;
+/// See [`SCORE_DROP_MAX_SCALE`].
+pub const SCORE_DROP_FULL: i32 = 200;
+/// See [`SCORE_DROP_MAX_SCALE`].
+pub const SCORE_DROP_LOOKBACK: usize = 3;
 
 // -----------------------------------------------------------------------------------------
 // Housekeeping (not tunable; the search is the same whatever they are)
