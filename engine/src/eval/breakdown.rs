@@ -17,7 +17,8 @@ pub struct Breakdown {
     /// The weights the evaluation applies to them.
     pub weights: TermWeights,
     /// `levels[l]`: what level `l` adds to level `l - 1` at the weights, net for the side
-    /// to move; the sum of `levels[..=l]` is the evaluation at level `l`.
+    /// to move; the sum of `levels[..=l]` is the evaluation at level `l`. Level 6 also adds
+    /// what its fitted tables change from seed 000's (`scores` are level 6's).
     pub levels: [i32; 7],
 }
 

@@ -37,6 +37,7 @@ pub mod phase;
 pub mod pins;
 pub mod psqt;
 pub mod scores;
+pub mod tables;
 pub mod tempo;
 pub mod term_weights;
 pub mod threats;
@@ -48,7 +49,7 @@ pub use breakdown::Breakdown;
 pub use scores::{Scores, Term};
 pub use term_weights::{TermWeights, TERM_TUNABLES};
 
-use crate::board::{Color, Position};
+use crate::board::{Color, PieceValues, Position};
 
 /// The highest evaluation level (all knowledge).
 pub const MAX_LEVEL: u8 = 6;
@@ -111,6 +112,18 @@ impl Evaluator {
         self.level
     }
 
+    /// The values positions must sum for this level: seed 000's tables up to level 5,
+    /// the fitted ones of [`tables`] at level 6.
+    #[must_use]
+    #[inline]
+    pub fn values(self) -> &'static PieceValues {
+        if self.level >= MAX_LEVEL {
+            tables::compiled()
+        } else {
+            &psqt::VALUES
+        }
+    }
+
     /// Whether this level builds attack maps ([`ATTACK_MAPS_LEVEL`] and above): its
     /// evaluations are worth caching.
     #[must_use]
@@ -126,23 +139,26 @@ impl Evaluator {
     #[must_use]
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        if self.level >= 2 {
+            if !std::ptr::eq(pos.values(), self.values()) {
+                return self.evaluate_unvalued(pos);
+            }
+            return full::evaluate(pos, self.level, &self.weights);
+        }
         if !std::ptr::eq(pos.values(), &psqt::VALUES) {
             return self.evaluate_unvalued(pos);
-        }
-        if self.level >= 2 {
-            return full::evaluate(pos, self.level, &self.weights);
         }
         let material = pos.material(Color::Red) - pos.material(Color::Black);
         let placement = pos.placement(Color::Red) - pos.placement(Color::Black);
         for_side_to_move(pos, material + (placement & self.placement_mask))
     }
 
-    /// [`Evaluator::evaluate`] of a position that does not sum [`psqt::VALUES`] (one
-    /// from outside the search): its sums are computed first.
+    /// [`Evaluator::evaluate`] of a position that does not sum this level's
+    /// [`Evaluator::values`] (one from outside the search): its sums are computed first.
     #[cold]
     #[inline(never)]
     fn evaluate_unvalued(&self, pos: &Position) -> i32 {
-        self.evaluate(&pos.with_values(&psqt::VALUES))
+        self.evaluate(&pos.with_values(self.values()))
     }
 
     /// Every term of every level for a position, from the side to move's view,
@@ -158,11 +174,20 @@ impl Evaluator {
     #[must_use]
     pub fn breakdown_at(pos: &Position, weights: TermWeights) -> Breakdown {
         let scores = full::scores(pos, MAX_LEVEL, &weights);
+        // Levels 1..5 sum seed 000's tables and level 6 its fitted ones: the lower levels
+        // are read from their own scores, and level 6 adds the rest, its terms and what
+        // its tables change.
+        let below = full::scores(pos, MAX_LEVEL - 1, &weights);
         let stm = pos.side_to_move();
         let mut levels = [0; 7];
-        for term in Term::ALL {
-            levels[usize::from(term.level())] += weights.weighted_net(&scores, term, stm);
+        for term in Term::ALL.into_iter().filter(|t| t.level() < MAX_LEVEL) {
+            levels[usize::from(term.level())] += weights.weighted_net(&below, term, stm);
         }
+        let total: i32 = Term::ALL
+            .into_iter()
+            .map(|term| weights.weighted_net(&scores, term, stm))
+            .sum();
+        levels[usize::from(MAX_LEVEL)] = total - levels.iter().sum::<i32>();
         Breakdown {
             side_to_move: stm,
             scores,

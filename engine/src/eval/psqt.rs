@@ -150,15 +150,15 @@ pub static VALUES: PieceValues = PieceValues {
     placement: PLACEMENT,
 };
 
-/// `pos` summing [`VALUES`]: itself when it already does (every position of a search),
+/// `pos` summing `values`: itself when it already does (every position of a search),
 /// a copy with its sums computed otherwise (a position from outside the search).
 #[must_use]
 #[inline]
-pub fn valued(pos: &Position) -> Cow<'_, Position> {
-    if std::ptr::eq(pos.values(), &VALUES) {
+pub fn valued<'a>(pos: &'a Position, values: &'static PieceValues) -> Cow<'a, Position> {
+    if std::ptr::eq(pos.values(), values) {
         Cow::Borrowed(pos)
     } else {
-        Cow::Owned(pos.with_values(&VALUES))
+        Cow::Owned(pos.with_values(values))
     }
 }
 

@@ -151,7 +151,7 @@ impl Searcher {
     ) {
         self.tt.new_search();
         self.heuristics.new_search();
-        self.pos = game.start.with_values(&crate::eval::psqt::VALUES);
+        self.pos = game.start.with_values(self.evaluator.values());
         self.path.clear();
         self.line.clear();
         self.window_start = 0;

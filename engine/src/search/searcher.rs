@@ -112,7 +112,7 @@ impl Searcher {
             heuristics: Heuristics::default(),
             evaluator,
             eval_cache: EvalCache::default(),
-            pos: Position::startpos().with_values(&crate::eval::psqt::VALUES),
+            pos: Position::startpos().with_values(evaluator.values()),
             path: Vec::with_capacity(1024),
             window_start: 0,
             line: Vec::with_capacity(1024),

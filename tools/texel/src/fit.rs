@@ -28,20 +28,27 @@ pub struct Fit {
 /// Mean log loss and the best `k` of the evaluation with fixed weights.
 #[must_use]
 pub fn loss_at(samples: &[Sample], weights: &[f64; FEATURES]) -> (f64, f64) {
-    // Evaluations of every sample, then a one-dimensional Newton fit of k alone.
     let evals: Vec<(f64, f64)> = samples
         .iter()
         .map(|s| (evaluation(s, weights) * SCALE, s.result))
         .collect();
-    let mean_loss =
-        |k: f64| evals.iter().map(|&(e, y)| log_loss(k * e, y)).sum::<f64>() / evals.len() as f64;
-    // Newton's method on k alone, each step halved until the loss falls (the loss is
-    // convex in k, but a full step from far away can overshoot).
-    let mut k = 1.0 / 3.0;
+    let (loss, k) = fit_slope(&evals, 1.0 / 3.0);
+    (loss, k * SCALE)
+}
+
+/// The slope `k` of least mean log loss of `sigmoid(k * e)` over `(e, result)` pairs, and
+/// that loss, by Newton's method from `start` (the loss is convex in `k`; each step is
+/// halved until the loss falls, as a full step from far away can overshoot).
+#[must_use]
+pub fn fit_slope(evals: &[(f64, f64)], start: f64) -> (f64, f64) {
+    let mean_loss = |k: f64| {
+        evals.iter().map(|&(e, y)| log_loss(k * e, y)).sum::<f64>() / evals.len().max(1) as f64
+    };
+    let mut k = start;
     let mut loss = mean_loss(k);
     for _ in 0..100 {
         let (mut g, mut h) = (0.0, 0.0);
-        for &(e, y) in &evals {
+        for &(e, y) in evals {
             let p = sigmoid(k * e);
             g += (p - y) * e;
             h += p * (1.0 - p) * e * e;
@@ -51,7 +58,7 @@ pub fn loss_at(samples: &[Sample], weights: &[f64; FEATURES]) -> (f64, f64) {
         }
         let mut step = g / h;
         let mut next = mean_loss(k - step);
-        while next > loss && step.abs() > 1e-15 {
+        while next > loss && step.abs() > 1e-15 * k.abs().max(1e-300) {
             step /= 2.0;
             next = mean_loss(k - step);
         }
@@ -60,11 +67,11 @@ pub fn loss_at(samples: &[Sample], weights: &[f64; FEATURES]) -> (f64, f64) {
         }
         k -= step;
         loss = next;
-        if step.abs() < 1e-12 {
+        if step.abs() < 1e-12 * k.abs().max(1e-300) {
             break;
         }
     }
-    (loss, k * SCALE)
+    (loss, k)
 }
 
 /// The weights of least log loss inside `[min, max]`.
@@ -103,12 +110,12 @@ fn evaluation(s: &Sample, weights: &[f64; FEATURES]) -> f64 {
     s.fixed + s.terms.iter().zip(weights).map(|(x, w)| x * w).sum::<f64>()
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Cross-entropy of the prediction `sigmoid(z)` against the result `y`, stable for any z.
-fn log_loss(z: f64, y: f64) -> f64 {
+pub fn log_loss(z: f64, y: f64) -> f64 {
     // -y ln p - (1 - y) ln(1 - p) = ln(1 + e^z) - y z
     let softplus = if z > 0.0 {
         z + (-z).exp().ln_1p()

@@ -2,10 +2,16 @@
 //! results of games in the runner's journals, Texel's method with a log loss, and writes
 //! them in the form the engine's build reads (`engine/data/term-weights.txt`).
 //!
-//! usage: xq-texel [--min-ply N] [--min PERCENT] [--max PERCENT] [--out FILE] JOURNAL...
+//! With `--tables` it fits the full evaluation's piece-square tables and the term weights
+//! together (`--out` writes `engine/data/tables.txt`, `--weights-out` the weights; see
+//! `tables.rs`).
+//!
+//! usage: xq-texel [--tables [--lambda X] [--weights-out FILE]] [--min-ply N]
+//!        [--min PERCENT] [--max PERCENT] [--out FILE] JOURNAL...
 
 mod fit;
 mod samples;
+mod tables;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,8 +19,8 @@ use std::process::ExitCode;
 use samples::{Filter, Read, FEATURES};
 use xq_engine::eval::{tuned, TermWeights, TERM_TUNABLES};
 
-const USAGE: &str =
-    "usage: xq-texel [--min-ply N] [--min PERCENT] [--max PERCENT] [--out FILE] JOURNAL...";
+const USAGE: &str = "usage: xq-texel [--tables [--lambda X] [--weights-out FILE]] \
+                     [--min-ply N] [--min PERCENT] [--max PERCENT] [--out FILE] JOURNAL...";
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -24,6 +30,12 @@ struct Args {
     min_percent: i32,
     max_percent: i32,
     out: Option<PathBuf>,
+    /// Fit the level-6 tables, not the term weights.
+    tables: bool,
+    /// The tables' ridge; `None` tries several and keeps the best on held-out games.
+    lambda: Option<f64>,
+    /// Where `--tables` writes the term weights it fits with them.
+    weights_out: Option<PathBuf>,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -34,6 +46,9 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         min_percent: 25,
         max_percent: 400,
         out: None,
+        tables: false,
+        lambda: None,
+        weights_out: None,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -56,6 +71,17 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--min" => parsed.min_percent = number("--min", value("--min")?)?,
             "--max" => parsed.max_percent = number("--max", value("--max")?)?,
             "--out" => parsed.out = Some(PathBuf::from(value("--out")?)),
+            "--tables" => parsed.tables = true,
+            "--weights-out" => parsed.weights_out = Some(PathBuf::from(value("--weights-out")?)),
+            "--lambda" => {
+                let text = value("--lambda")?;
+                let lambda = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|l| l.is_finite() && *l >= 0.0)
+                    .ok_or_else(|| format!("--lambda needs a number >= 0, not `{text}`"))?;
+                parsed.lambda = Some(lambda);
+            }
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             path => parsed.journals.push(PathBuf::from(path)),
@@ -74,9 +100,13 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if args.tables {
+        return run_tables(args);
+    }
     let mut read = Read::default();
     for path in &args.journals {
-        samples::read_journal(path, args.filter, &mut read).map_err(|e| e.to_string())?;
+        samples::read_journal(path, args.filter, samples::sample, &mut read)
+            .map_err(|e| e.to_string())?;
     }
     let (train, check) = (&read.samples, &read.check);
     if train.len() < 1000 {
@@ -138,6 +168,117 @@ fn run(args: &Args) -> Result<(), String> {
             held_out.0,
             held_out.1
         );
+        std::fs::write(out, tuned::format(&weights, &header))
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
+
+/// The `--tables` fit: level 6's piece-square tables.
+fn run_tables(args: &Args) -> Result<(), String> {
+    let mut read = Read::default();
+    for path in &args.journals {
+        samples::read_journal(path, args.filter, tables::table_sample, &mut read)
+            .map_err(|e| e.to_string())?;
+    }
+    let (train, check) = (&read.samples, &read.check);
+    if train.len() < 10_000 {
+        return Err(format!(
+            "{} positions from {} games are too few to fit the tables",
+            train.len(),
+            read.games
+        ));
+    }
+    println!(
+        "{} games ({} skipped), {} quiet positions: {} to fit, {} to check",
+        read.games,
+        read.skipped_games,
+        train.len() + check.len(),
+        train.len(),
+        check.len()
+    );
+    let compiled = tables::compiled();
+    let k = tables::fit_k(train, &compiled);
+    println!(
+        "log loss at the compiled tables and weights: fitted games {:.6}, held-out {:.6} (k {k:.6})",
+        tables::mean_loss(train, &compiled, k),
+        tables::mean_loss(check, &compiled, k)
+    );
+    let (min, max) = (
+        f64::from(args.min_percent) / 100.0,
+        f64::from(args.max_percent) / 100.0,
+    );
+    let lambdas = match args.lambda {
+        Some(l) => vec![l],
+        None => vec![1e-8, 1e-9, 1e-10],
+    };
+    let mut best: Option<(f64, f64, tables::TableFit)> = None;
+    for lambda in lambdas {
+        let fit = tables::fit(train, lambda, min, max);
+        let held_out = tables::mean_loss(check, &fit.theta, fit.k);
+        println!(
+            "lambda {lambda:e}: fitted games {:.6}, held-out {held_out:.6} (k {:.6})",
+            tables::mean_loss(train, &fit.theta, fit.k),
+            fit.k
+        );
+        if best.as_ref().is_none_or(|b| held_out < b.1) {
+            best = Some((lambda, held_out, fit));
+        }
+    }
+    let Some((lambda, held_out, fit)) = best else {
+        return Err("no fit".to_owned());
+    };
+    let fitted = tables::placement_tables(&fit.theta);
+    let seeds = tables::placement_tables(&tables::centre());
+    println!("kept lambda {lambda:e} (held-out {held_out:.6}); tables, fitted minus seed 000's, Red's view:");
+    for kind in xq_engine::board::PieceKind::ALL {
+        println!("{kind:?}");
+        for rank in (0..10).rev() {
+            let row: Vec<String> = (0..9)
+                .map(|f| {
+                    let (i, r) = (kind.index(), rank);
+                    format!("{:>5}", fitted[i][r][f] - seeds[i][r][f])
+                })
+                .collect();
+            println!("  {rank}: {}", row.join(""));
+        }
+    }
+    let weights = tables::term_weights(&fit.theta);
+    println!("{:<20} {:>8} {:>7}", "option", "compiled", "fitted");
+    for (t, &term) in tables::TERMS.iter().enumerate() {
+        let name = TERM_TUNABLES
+            .iter()
+            .find(|tunable| tunable.term == term)
+            .map_or("?", |tunable| tunable.option.name);
+        let bound = if fit.held[tables::CLASSES + t] {
+            " (bound)"
+        } else {
+            ""
+        };
+        println!(
+            "{name:<20} {:>8} {:>7}{bound}",
+            TermWeights::default().get(term),
+            weights.get(term)
+        );
+    }
+    let sources: Vec<String> = args
+        .journals
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let header = format!(
+        "Fitted by xq-texel --tables from {} games ({} positions; {}), lambda {lambda:e}, held-out log loss {held_out:.6}.",
+        read.games,
+        train.len() + check.len(),
+        sources.join(", "),
+    );
+    if let Some(out) = &args.out {
+        std::fs::write(out, xq_engine::eval::tables::format(&fitted, &header))
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    if let Some(out) = &args.weights_out {
         std::fs::write(out, tuned::format(&weights, &header))
             .map_err(|e| format!("{}: {e}", out.display()))?;
         println!("wrote {}", out.display());

@@ -44,13 +44,28 @@ pub enum SampleError {
 /// What was read: the samples to fit, those of every tenth game kept apart to check the
 /// fit on games it has not seen, and how many games gave none (a game without a decisive
 /// or drawn result, such as an aborted one, is skipped).
-#[derive(Debug, Default)]
-pub struct Read {
-    pub samples: Vec<Sample>,
-    pub check: Vec<Sample>,
+#[derive(Debug)]
+pub struct Read<S = Sample> {
+    pub samples: Vec<S>,
+    pub check: Vec<S>,
     pub games: usize,
     pub skipped_games: usize,
 }
+
+impl<S> Default for Read<S> {
+    fn default() -> Read<S> {
+        Read {
+            samples: Vec::new(),
+            check: Vec::new(),
+            games: 0,
+            skipped_games: 0,
+        }
+    }
+}
+
+/// Makes the sample of a quiet position labelled with a result for Red (`None` leaves
+/// the position out).
+pub type MakeSample<S> = fn(&Position, f64) -> Option<S>;
 
 /// Which positions of a game become samples.
 #[derive(Clone, Copy, Debug)]
@@ -64,7 +79,12 @@ pub struct Filter {
 /// # Errors
 /// The file cannot be read, a line is not JSON, or a game's position or moves are not
 /// legal (with the file and line).
-pub fn read_journal(path: &Path, filter: Filter, read: &mut Read) -> Result<(), SampleError> {
+pub fn read_journal<S>(
+    path: &Path,
+    filter: Filter,
+    make: MakeSample<S>,
+    read: &mut Read<S>,
+) -> Result<(), SampleError> {
     let shown = path.display().to_string();
     let file = File::open(path).map_err(|source| SampleError::Io {
         path: shown.clone(),
@@ -85,7 +105,7 @@ pub fn read_journal(path: &Path, filter: Filter, read: &mut Read) -> Result<(), 
         };
         let value: serde_json::Value =
             serde_json::from_str(&line).map_err(|e| bad(format!("not JSON: {e}")))?;
-        match game_samples(&value, filter).map_err(bad)? {
+        match game_samples(&value, filter, make).map_err(bad)? {
             Some(samples) => {
                 read.games += 1;
                 if read.games.is_multiple_of(10) {
@@ -101,7 +121,11 @@ pub fn read_journal(path: &Path, filter: Filter, read: &mut Read) -> Result<(), 
 }
 
 /// The samples of one journal line, `None` when it is not a finished game.
-fn game_samples(value: &serde_json::Value, filter: Filter) -> Result<Option<Vec<Sample>>, String> {
+fn game_samples<S>(
+    value: &serde_json::Value,
+    filter: Filter,
+    make: MakeSample<S>,
+) -> Result<Option<Vec<S>>, String> {
     let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
     let result = match text("result") {
         Some("1-0") => 1.0,
@@ -123,7 +147,7 @@ fn game_samples(value: &serde_json::Value, filter: Filter) -> Result<Option<Vec<
         let capture = pos.piece_at(mv.to()).is_some();
         let quiet = !last_was_capture && !capture && !in_check(&pos);
         if ply >= filter.min_ply && quiet && !gives_check(&pos, mv) {
-            samples.extend(sample(&pos, result));
+            samples.extend(make(&pos, result));
         }
         last_was_capture = capture;
         play(&mut pos, mv, m)?;
@@ -147,7 +171,7 @@ fn play(pos: &mut Position, mv: Move, text: &str) -> Result<(), String> {
 
 /// A position's sample; `None` in a drawish ending, whose scaling of the whole score is
 /// not a weighted sum.
-fn sample(pos: &Position, result: f64) -> Option<Sample> {
+pub fn sample(pos: &Position, result: f64) -> Option<Sample> {
     // At the seeds' weights: the features must not depend on the weights compiled in.
     let breakdown = Evaluator::breakdown_at(pos, TermWeights::neutral());
     let net = |term: Term| f64::from(breakdown.scores.net(term, Color::Red));
@@ -187,13 +211,13 @@ mod tests {
         let unfinished = format!(r#"{{"start_fen":"{START}","moves":"h2e2","result":"*"}}"#);
         let j = journal(&[&game, &unfinished]);
         let mut read = Read::default();
-        read_journal(j.path(), Filter { min_ply: 0 }, &mut read).expect("read");
+        read_journal(j.path(), Filter { min_ply: 0 }, sample, &mut read).expect("read");
         assert_eq!((read.games, read.skipped_games), (1, 1));
         // Four quiet moves before the capture b7b0; the capture's position is left out.
         assert_eq!(read.samples.len(), 4);
         assert!(read.samples.iter().all(|s| s.result == 0.0));
         let mut skip = Read::default();
-        read_journal(j.path(), Filter { min_ply: 2 }, &mut skip).expect("read");
+        read_journal(j.path(), Filter { min_ply: 2 }, sample, &mut skip).expect("read");
         assert_eq!(skip.samples.len(), 2);
     }
 
@@ -202,9 +226,14 @@ mod tests {
         let illegal = format!(r#"{{"start_fen":"{START}","moves":"a0a5","result":"1-0"}}"#);
         let error = |lines: &[&str]| {
             let j = journal(lines);
-            read_journal(j.path(), Filter { min_ply: 0 }, &mut Read::default())
-                .expect_err("a bad line")
-                .to_string()
+            read_journal(
+                j.path(),
+                Filter { min_ply: 0 },
+                sample,
+                &mut Read::default(),
+            )
+            .expect_err("a bad line")
+            .to_string()
         };
         let bad_json = error(&["", "{not json", &illegal]);
         assert!(
