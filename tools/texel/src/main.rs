@@ -99,31 +99,40 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     Ok(parsed)
 }
 
-fn run(args: &Args) -> Result<(), String> {
-    if args.tables {
-        return run_tables(args);
-    }
+/// The samples of every journal, `minimum` of them at least to fit `what`; says how
+/// many were read.
+fn read_all<S>(
+    args: &Args,
+    make: samples::MakeSample<S>,
+    minimum: usize,
+    what: &str,
+) -> Result<Read<S>, String> {
     let mut read = Read::default();
     for path in &args.journals {
-        samples::read_journal(path, args.filter, samples::sample, &mut read)
-            .map_err(|e| e.to_string())?;
+        samples::read_journal(path, args.filter, make, &mut read).map_err(|e| e.to_string())?;
     }
-    let (train, check) = (&read.samples, &read.check);
-    if train.len() < 1000 {
+    let (train, check) = (read.samples.len(), read.check.len());
+    if train < minimum {
         return Err(format!(
-            "{} positions from {} games are too few to fit {FEATURES} weights",
-            train.len(),
+            "{train} positions from {} games are too few to fit {what}",
             read.games
         ));
     }
     println!(
-        "{} games ({} skipped), {} quiet positions: {} to fit, {} to check",
+        "{} games ({} skipped), {} quiet positions: {train} to fit, {check} to check",
         read.games,
         read.skipped_games,
-        train.len() + check.len(),
-        train.len(),
-        check.len()
+        train + check,
     );
+    Ok(read)
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if args.tables {
+        return run_tables(args);
+    }
+    let read = read_all(args, samples::sample, 1000, &format!("{FEATURES} weights"))?;
+    let (train, check) = (&read.samples, &read.check);
     let seeds = [1.0; FEATURES];
     let (seed_loss, seed_k) = fit::loss_at(train, &seeds);
     let fitted = fit::fit(
@@ -177,27 +186,8 @@ fn run(args: &Args) -> Result<(), String> {
 
 /// The `--tables` fit: level 6's piece-square tables.
 fn run_tables(args: &Args) -> Result<(), String> {
-    let mut read = Read::default();
-    for path in &args.journals {
-        samples::read_journal(path, args.filter, tables::table_sample, &mut read)
-            .map_err(|e| e.to_string())?;
-    }
+    let read = read_all(args, tables::table_sample, 10_000, "the tables")?;
     let (train, check) = (&read.samples, &read.check);
-    if train.len() < 10_000 {
-        return Err(format!(
-            "{} positions from {} games are too few to fit the tables",
-            train.len(),
-            read.games
-        ));
-    }
-    println!(
-        "{} games ({} skipped), {} quiet positions: {} to fit, {} to check",
-        read.games,
-        read.skipped_games,
-        train.len() + check.len(),
-        train.len(),
-        check.len()
-    );
     let compiled = tables::compiled();
     let k = tables::fit_k(train, &compiled);
     println!(
