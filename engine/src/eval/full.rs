@@ -68,12 +68,7 @@ fn evaluate_weighted(pos: &Position, level: u8, weights: &TermWeights) -> i32 {
 #[must_use]
 pub fn scores(pos: &Position, level: u8, weighting: impl Weighting) -> Scores {
     use Color::{Black, Red};
-    let values = if level >= super::MAX_LEVEL {
-        super::tables::compiled()
-    } else {
-        &super::psqt::VALUES
-    };
-    let pos = &*super::psqt::valued(pos, values);
+    let pos = &*super::psqt::valued(pos, super::level_values(level));
     let mut s = Scores::default();
     s.set(Term::Material, pos.material(Red), pos.material(Black));
     if level < 1 {

@@ -73,6 +73,16 @@ impl Default for Evaluator {
     }
 }
 
+/// The values positions sum for a level (see [`Evaluator::values`]).
+#[inline]
+fn level_values(level: u8) -> &'static PieceValues {
+    if level >= MAX_LEVEL {
+        tables::compiled()
+    } else {
+        &psqt::VALUES
+    }
+}
+
 /// A score for Red turned into the view of the side to move.
 #[inline(always)]
 fn for_side_to_move(pos: &Position, red: i32) -> i32 {
@@ -117,11 +127,7 @@ impl Evaluator {
     #[must_use]
     #[inline]
     pub fn values(self) -> &'static PieceValues {
-        if self.level >= MAX_LEVEL {
-            tables::compiled()
-        } else {
-            &psqt::VALUES
-        }
+        level_values(self.level)
     }
 
     /// Whether this level builds attack maps ([`ATTACK_MAPS_LEVEL`] and above): its
