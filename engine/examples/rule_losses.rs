@@ -252,21 +252,14 @@ fn examine(
     let side = record.position().side_to_move();
     let cycle = judge_cycle(record.history(), side, threshold)
         .ok_or("mismatch: no repetition at the end")?;
-    let start_side = record.start().side_to_move();
-    let n = game.moves.len();
     let mut turns = Vec::new();
-    for ply in cycle.first_occurrence..n {
-        let mover = if ply % 2 == 0 {
-            start_side
-        } else {
-            !start_side
-        };
-        if mover != us {
-            continue;
-        }
+    for ply in cycle.first_occurrence..game.moves.len() {
         let mut here = record.clone();
         while here.ply() > ply {
             here.pop();
+        }
+        if here.position().side_to_move() != us {
+            continue;
         }
         let banned = here.banned_moves();
         let played = game.moves[ply];
