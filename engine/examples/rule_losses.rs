@@ -252,9 +252,11 @@ fn examine(
     let side = record.position().side_to_move();
     let cycle = judge_cycle(record.history(), side, threshold)
         .ok_or("mismatch: no repetition at the end")?;
+    // Walks the span backwards on one record, taking a move off at each ply (each
+    // alternative is pushed and popped again), then puts the turns in game order.
+    let mut here = record;
     let mut turns = Vec::new();
-    for ply in cycle.first_occurrence..game.moves.len() {
-        let mut here = record.clone();
+    for ply in (cycle.first_occurrence..game.moves.len()).rev() {
         while here.ply() > ply {
             here.pop();
         }
@@ -294,6 +296,7 @@ fn examine(
             alternatives,
         });
     }
+    turns.reverse();
     Ok(Examined {
         us,
         verdict,
