@@ -215,9 +215,9 @@ fn main() {
     let mut flooded = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        // One write per answer, its lines together: `writeln!` through the line-buffered
-        // stdout would write a two-line answer in two, and the runner can only know a
-        // doubled `bestmove` for stale if it has come before the next `position`.
+        // One write per answer, all its lines together: through the line-buffered stdout,
+        // `writeln!` writes a two-line answer in two writes, and the runner can tell a
+        // doubled `bestmove` is stale only if it arrives before the next `position`.
         let say = |out: &mut std::io::StdoutLock<'_>, text: &str| {
             let _ = out.write_all(format!("{text}\n").as_bytes());
             let _ = out.flush();
