@@ -158,15 +158,16 @@ fn main() {
     cluster.sql(&format!(
         "WITH b AS (INSERT INTO xq.batches (run_id, first_pair, pairs, state, worker, token, lease_until, done_at) \
            VALUES ({id}, 0, {big_pairs}, 'done', 'bench', gen_random_uuid(), now(), now()) RETURNING id), \
-         src AS (SELECT pair, game, entry FROM xq.games WHERE run_id = {played}) \
-         INSERT INTO xq.games (run_id, pair, game, batch_id, entry) \
-         SELECT {id}, p, src.game, b.id, jsonb_set(src.entry::jsonb, '{{pair}}', to_jsonb(p))::text \
+         src AS (SELECT pair, game, entry, red, black, result, reason, faulted FROM xq.games WHERE run_id = {played}) \
+         INSERT INTO xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason, faulted) \
+         SELECT {id}, p, src.game, b.id, jsonb_set(src.entry::jsonb, '{{pair}}', to_jsonb(p))::text, \
+                src.red, src.black, src.result, src.reason, src.faulted \
          FROM generate_series(0, {big_pairs} - 1) p CROSS JOIN b \
          JOIN src ON src.pair = p % {pairs}"
     ));
     cluster.sql(&format!(
         "UPDATE xq.runs SET next_pair = {big_pairs}, pairs_done = {big_pairs}, games_done = 2 * {big_pairs}, \
-         counts = (SELECT counts FROM xq.runs WHERE id = {played}), state = 'finished', status = 'finished' WHERE id = {id}"
+         penta = xq.first_pairing_penta({id}, 1, NULL), state = 'finished', status = 'finished' WHERE id = {id}"
     ));
     let stored = cluster.sql(&format!(
         "SELECT count(*) FROM xq.games WHERE run_id = {id}"
@@ -182,6 +183,5 @@ fn main() {
         "  status --json   {:>7.1} ms (median of 7, the whole command)",
         median(status)
     );
-    // `report` of such a run: benches/report.rs, whose stored run has the counts of its
-    // own games (this one's are those of the run its games were copied from).
+    // `report` of such a run: benches/report.rs.
 }

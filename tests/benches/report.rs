@@ -27,7 +27,6 @@ use common::{bin, median, pg};
 
 use xq_runner::game::{EndReason, Outcome};
 use xq_runner::store::journal::JournalEntry;
-use xq_runner::store::tracker::Tracker;
 
 /// The instant match of the other benches, `pairs` pairs at concurrency 2.
 fn config(dir: &Path, pairs: u64) -> PathBuf {
@@ -199,29 +198,36 @@ fn main() {
     let mut copy = std::io::BufWriter::new(std::fs::File::create(&copy_path).expect("copy file"));
     let mut rng = Lcg(27);
     let mut bytes = 0;
-    // The run's counts, kept in its row as every submit keeps them.
-    let mut tracker = Tracker::new(vec!["a".to_owned(), "b".to_owned()], 1);
+    // Each game with the facts the server reads from it when a worker submits it.
     for pair in 0..pairs {
         for game in 0..2u8 {
             let source = &seeds[(pair as usize * 2 + usize::from(game)) % seeds.len()];
             let entry = synthetic(source, pair, game, &mut rng);
-            tracker.record(&entry, 0, 0, 1);
             let line = serde_json::to_string(&entry).expect("entry as JSON");
             bytes += line.len() + 1;
-            writeln!(copy, "{id}\t{pair}\t{game}\t{batch}\t{}", copy_text(&line))
-                .expect("write copy file");
+            writeln!(
+                copy,
+                "{id}\t{pair}\t{game}\t{batch}\t{}\t{}\t{}\t{}\t{}\t{}",
+                copy_text(&line),
+                entry.red,
+                entry.black,
+                entry.result.as_pgn(),
+                entry.reason,
+                entry.faulted.as_deref().unwrap_or("\\N")
+            )
+            .expect("write copy file");
         }
     }
     copy.flush().expect("flush copy file");
     drop(copy);
     cluster.sql(&format!(
-        "\\copy xq.games (run_id, pair, game, batch_id, entry) FROM '{}'",
+        "\\copy xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason, faulted) FROM '{}'",
         copy_path.display()
     ));
     cluster.sql(&format!(
         "UPDATE xq.runs SET next_pair = {pairs}, pairs_done = {pairs}, games_done = 2 * {pairs}, \
-         counts = '{}'::jsonb, state = 'finished', status = 'finished' WHERE id = {id}",
-        serde_json::to_string(&tracker.counts()).expect("counts as JSON")
+         penta = xq.first_pairing_penta({id}, 1, NULL), state = 'finished', status = 'finished' \
+         WHERE id = {id}"
     ));
     cluster.sql("VACUUM ANALYZE xq.games");
     let games = 2 * pairs;

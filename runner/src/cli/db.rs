@@ -43,15 +43,15 @@ pub fn run(args: &DbArgs) -> u8 {
         let result = async {
             let mut db = Db::connect(&target).await?;
             let done = db.init().await?;
-            println!(
-                "{} {}",
-                match done {
-                    Init::Created => "created the xq-runner schema in",
-                    Init::Upgraded => "upgraded the xq-runner schema from version 1 to 2 in",
-                    Init::UpToDate => "the xq-runner schema is up to date in",
-                },
-                target.describe()
-            );
+            let what = match done {
+                Init::Created => "created the xq-runner schema in".to_owned(),
+                Init::Upgraded { from } => format!(
+                    "upgraded the xq-runner schema from version {from} to {} in",
+                    crate::store::pg::schema::VERSION
+                ),
+                Init::UpToDate => "the xq-runner schema is up to date in".to_owned(),
+            };
+            println!("{what} {}", target.describe());
             if let Some(role) = worker_role {
                 db.grant_worker(role).await?;
                 println!("granted role {role} what workers need");

@@ -23,6 +23,7 @@ pub mod status;
 pub mod submit;
 mod submit_tune;
 pub mod tune;
+pub mod verify;
 pub mod worker;
 
 /// Command-line interface of `xq-runner`.
@@ -68,6 +69,9 @@ pub enum Command {
     Status(status::StatusArgs),
     /// Cancel a run in the database.
     Cancel(cancel::CancelArgs),
+    /// Replay every stored game of a run with the rules judge: the games whose recorded
+    /// ending does not follow from their moves, by worker.
+    Verify(verify::VerifyArgs),
     /// The database schema: `db init [--worker-role ROLE]`.
     Db(db::DbArgs),
     /// Combine the folders of a run's shards (`run --shard I/N`) into one run folder.
@@ -113,6 +117,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Worker(args) => worker::run(&args),
         Command::Status(args) => status::run(&args),
         Command::Cancel(args) => cancel::run(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Db(args) => db::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Tune(args) => tune::run(&args),

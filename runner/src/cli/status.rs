@@ -55,7 +55,8 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
         }
         return Ok(());
     }
-    let state = status(&run, pairs, &workers)?;
+    let games = db.game_facts(id).await.map_err(|e| e.to_string())?;
+    let state = status(&run, &games, pairs, &workers)?;
     if args.json {
         println!(
             "{}",

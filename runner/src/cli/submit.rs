@@ -45,8 +45,9 @@ pub(crate) async fn store(
 pub(crate) async fn init(db: &mut Db) -> Result<(), String> {
     match db.init().await.map_err(|e| e.to_string())? {
         Init::Created => eprintln!("created the xq-runner schema in {}", db.target().describe()),
-        Init::Upgraded => eprintln!(
-            "upgraded the xq-runner schema from version 1 to 2 in {}",
+        Init::Upgraded { from } => eprintln!(
+            "upgraded the xq-runner schema from version {from} to {} in {}",
+            crate::store::pg::schema::VERSION,
             db.target().describe()
         ),
         Init::UpToDate => {}

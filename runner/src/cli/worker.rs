@@ -46,6 +46,9 @@ fn host_name() -> String {
         .unwrap_or_else(|| "worker".to_owned())
 }
 
+/// The longest lease the server hands out (`max_lease_s` in `xq.meta`).
+const MAX_LEASE: Duration = Duration::from_secs(3600);
+
 /// The options of a worker, from its flags; `None` after a one-line error.
 pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
     let target = resolve(args.db.as_deref())
@@ -61,6 +64,21 @@ pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
         );
         return None;
     }
+    if lease > MAX_LEASE {
+        eprintln!(
+            "error: --lease {}: at most 1h (the server refuses longer leases)",
+            args.lease
+        );
+        return None;
+    }
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
+    if name.chars().count() > 100 || name.chars().any(char::is_control) {
+        eprintln!("error: --name: at most 100 characters, none of them a control character");
+        return None;
+    }
     let concurrency = match args.concurrency {
         Some(0) => {
             eprintln!("error: --concurrency 0: at least 1");
@@ -71,10 +89,7 @@ pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
     };
     Some(WorkerOptions {
         target,
-        name: args
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id())),
+        name,
         concurrency,
         run: args.run,
         lease,

@@ -15,7 +15,7 @@ use tokio::sync::watch;
 
 use super::pool::{PairPlayed, Pool};
 use super::worker::{
-    decide, heartbeat, next_batch_pairs, renew, retry, Assignment, Link, Stay, Stop, WorkerOptions,
+    heartbeat, next_batch_pairs, renew, retry, Assignment, Link, Stay, Stop, WorkerOptions,
 };
 use crate::schedule::RunState;
 use crate::store::finished::FinishedGames;
@@ -164,12 +164,17 @@ async fn drive(
                 }
                 let busy = h.began.elapsed();
                 assignment.pairs = next_batch_pairs(assignment.run_batch, options.concurrency, &h.claim, busy);
-                if submit(link, assignment, h, busy).await? {
-                    // The run ended: the other batch's pairs are not played.
+                let sent = submit(options, link, h, busy).await?;
+                if sent != Sent::Open {
+                    // The run ended, or this worker leaves it: the other batch's pairs
+                    // are not played.
                     more = false;
                     for other in held.values_mut() {
                         other.stop();
                     }
+                }
+                if sent == Sent::Refused {
+                    return Ok(Stay::Leave);
                 }
             }
             _ = renewal.tick() => {
@@ -188,14 +193,25 @@ async fn drive(
     }
 }
 
-/// Sends a whole batch; `true` when the run is closed (this batch ended it, or it ended
-/// meanwhile).
+/// What became of a batch sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sent {
+    /// Counted or not (a lost lease), the run goes on.
+    Open,
+    /// The run is closed: this batch ended it, or it ended meanwhile.
+    Closed,
+    /// The server refused the games: this worker's games are not what the run needs,
+    /// and it leaves the run (visibly in `status`) rather than play more of them.
+    Refused,
+}
+
+/// Sends a whole batch.
 async fn submit(
+    options: &WorkerOptions,
     link: &mut Link,
-    assignment: &Assignment,
     mut h: Held,
     busy: std::time::Duration,
-) -> Result<bool, Stop> {
+) -> Result<Sent, Stop> {
     let claim = &h.claim;
     h.games.sort_by_key(|e| (e.pair, e.game));
     if h.games.len() as u64 != claim.pairs * 2 {
@@ -205,32 +221,37 @@ async fn submit(
             h.games.len(),
             claim.pairs * 2
         );
-        return Ok(false);
+        return Ok(Sent::Open);
     }
     let entries = &h.games;
-    let faults = entries.iter().filter(|e| e.reason.is_fault()).count() as u64;
-    let prepared = &assignment.prepared;
-    let result = retry!(link, "submitting a batch", |db| db.submit_batch(
-        claim,
-        entries,
-        faults,
-        busy,
-        |counts, done, total| decide(prepared, counts, entries, done, total)
-    ));
+    let result = retry!(link, "submitting a batch", |db| db
+        .submit_batch(claim, entries, busy));
     match result {
         Ok(Some(closing)) => {
             println!("run {}: {} ({})", claim.run, closing.status, closing.state);
-            Ok(true)
+            Ok(Sent::Closed)
         }
-        Ok(None) => Ok(false),
+        Ok(None) => Ok(Sent::Open),
+        Err(Stop::Fatal(DbError::Refused(why))) => {
+            eprintln!(
+                "error: run {}: {why}; this worker leaves the run",
+                claim.run
+            );
+            retry!(link, "refusing a run", |db| db.refuse(
+                claim.run,
+                &options.name,
+                &why
+            ))?;
+            Ok(Sent::Refused)
+        }
         Err(Stop::Fatal(DbError::RunClosed(why))) => {
             tracing::warn!("batch {} not counted: {why}", claim.batch);
-            Ok(true)
+            Ok(Sent::Closed)
         }
         Err(Stop::Fatal(DbError::LeaseLost(why))) => {
             // Another worker has the pairs: this result must not count.
             tracing::warn!("batch {} not counted: {why}", claim.batch);
-            Ok(false)
+            Ok(Sent::Open)
         }
         Err(e) => Err(e),
     }

@@ -1,7 +1,7 @@
 //! Runs on many machines, coordinated by PostgreSQL: a run is submitted once, workers
 //! anywhere claim batches of whole pairs under a lease, play them with the same game code
-//! as a local run, and commit each batch's games and the run's counts in one
-//! transaction; the transaction that reaches a verdict closes the run.
+//! as a local run, and hand in each batch's games; the server checks and counts them,
+//! and the submit that reaches a verdict closes the run (`store/pg/schema_v3.sql`).
 //!
 //! | file | what |
 //! |---|---|
@@ -12,6 +12,7 @@
 //! | `submit.rs` | storing a run |
 //! | `status.rs` | the state of a run, as text or JSON |
 //! | `report.rs` | a run's games and counts written as a run folder |
+//! | `verify.rs` | every stored game replayed with the rules judge, findings by worker |
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
@@ -23,4 +24,5 @@ pub mod status;
 pub mod submit;
 pub mod tune_batch;
 pub mod tune_run;
+pub mod verify;
 pub mod worker;

@@ -6,7 +6,7 @@
 use std::io::Write as _;
 use std::path::Path;
 
-use super::status::plan_of;
+use super::status::tracker_of;
 use crate::exit;
 use crate::output::files::{today, FilesError, RunFiles};
 use crate::output::summary::RunnerCost;
@@ -16,7 +16,6 @@ use crate::store::finished::{game_number, FinishedGames};
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
 use crate::store::meta::{RunMeta, RUN_FILE};
 use crate::store::pg::Db;
-use crate::store::tracker::Tracker;
 
 /// Writes run `id` into `dir`: a new folder, or one holding an earlier report of the
 /// same run (written over).
@@ -35,13 +34,11 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
         }
         Err(_) => folder::check_new(dir).map_err(|e| e.to_string())?,
     }
-    let plan = plan_of(&run)?;
-    // The counts are the run's own, kept in its row by every submit (what `status`
-    // shows), read in one snapshot with the games they count: only those are written,
-    // even while workers submit more.
-    let (counts, counted) = db.counted_games(id).await.map_err(|e| e.to_string())?;
-    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let tracker = Tracker::from_counts(names, plan.pairings.len(), counts).with_recorded(counted);
+    // The counts are those of the stored games' facts (what `status` shows), read in
+    // one statement: only the games they count are written, even while workers submit
+    // more.
+    let facts = db.game_facts(id).await.map_err(|e| e.to_string())?;
+    let (plan, tracker) = tracker_of(&run, &facts)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     let meta = RunMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),

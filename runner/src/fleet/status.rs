@@ -1,13 +1,17 @@
 //! The state of a run in the database, as a user reads it (the result block exactly as
 //! a local run prints it, the pairs, the workers, the faults, the verdict) or as JSON.
+//! The counts are made from the facts of the stored games, which the server checked;
+//! what workers wrote (their names, their reasons to refuse) is shown escaped.
 
 use serde::Serialize;
 
 use crate::config::{parse, Plan};
+use crate::output::printable::printable;
 use crate::schedule::tournament::report_text;
 use crate::stats::{Estimate, StatsReport, Verdict};
+use crate::store::layout::Jobs;
 use crate::store::pg::runs::{PairStates, RunRow, RunWorker};
-use crate::store::tracker::{Faults, Tracker};
+use crate::store::tracker::{Faults, GameFacts, Tracker};
 
 /// A run's state, as `status --json` prints it.
 #[derive(Clone, Debug, Serialize)]
@@ -58,14 +62,25 @@ pub fn plan_of(run: &RunRow) -> Result<Plan, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The tracker of a stored run's counts.
+/// The tracker of a stored run: its stored games counted as a local run counts its
+/// journal.
 ///
 /// # Errors
 /// The stored config no longer validates (a runner of another version).
-pub fn tracker_of(run: &RunRow) -> Result<(Plan, Tracker), String> {
+pub fn tracker_of(run: &RunRow, games: &[GameFacts]) -> Result<(Plan, Tracker), String> {
     let plan = plan_of(run)?;
     let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let tracker = Tracker::from_counts(names, plan.pairings.len(), run.counts.clone());
+    let mut tracker = Tracker::new(names, plan.pairings.len());
+    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+    for game in games {
+        let job = jobs.job(game.pair, game.game);
+        let (first, second) = if game.game == 0 {
+            (job.red, job.black)
+        } else {
+            (job.black, job.red)
+        };
+        tracker.record_facts(game, job.pairing, first, second);
+    }
     Ok((plan, tracker))
 }
 
@@ -73,8 +88,13 @@ pub fn tracker_of(run: &RunRow) -> Result<(Plan, Tracker), String> {
 ///
 /// # Errors
 /// As [`tracker_of`].
-pub fn status(run: &RunRow, pairs: PairStates, workers: &[RunWorker]) -> Result<Status, String> {
-    let (plan, tracker) = tracker_of(run)?;
+pub fn status(
+    run: &RunRow,
+    games: &[GameFacts],
+    pairs: PairStates,
+    workers: &[RunWorker],
+) -> Result<Status, String> {
+    let (plan, tracker) = tracker_of(run, games)?;
     let tally = tracker.tally(0);
     let estimate = Estimate::new(&tally.penta);
     let report = plan
@@ -115,9 +135,16 @@ impl Status {
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
         let mut out = format!(
-            "Run {}: {} [{}] {}\n",
-            self.id, self.title, self.state, self.status
+            "Run {}: {} [{}]",
+            self.id,
+            printable(&self.title),
+            self.state
         );
+        // An open run's status says nothing more than its state.
+        if self.status != self.state {
+            let _ = write!(out, " {}", printable(&self.status));
+        }
+        out.push('\n');
         out.push_str(&self.text);
         let _ = writeln!(
             out,
@@ -169,17 +196,25 @@ pub fn workers_text(workers: &[WorkerLine], out: &mut String) {
             .map_or_else(|| "never".to_owned(), |s| format!("{s:.0} s ago"));
         let _ = write!(
             out,
-            "  {}: {} batches, {} games, {:.2} games/s, last seen {seen}",
-            w.name, w.batches, w.games, w.games_per_s
+            "  {}: {}, {}, {:.2} games/s, last seen {seen}",
+            printable(&w.name),
+            count(w.batches, "batch", "batches"),
+            count(w.games, "game", "games"),
+            w.games_per_s
         );
         if w.faults > 0 {
             let _ = write!(out, ", {} games ended by an engine fault", w.faults);
         }
         if let Some(why) = &w.refused {
-            let _ = write!(out, ", REFUSED the run: {why}");
+            let _ = write!(out, ", REFUSED the run: {}", printable(why));
         }
         out.push('\n');
     }
+}
+
+/// `n` and its noun, singular for one.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// One line per run for `status` without an id.
@@ -187,6 +222,11 @@ pub fn workers_text(workers: &[WorkerLine], out: &mut String) {
 pub fn list_line(run: &RunRow) -> String {
     format!(
         "{:>5}  {:<9}  {:>7}/{:<7} pairs  {}  ({})",
-        run.id, run.state, run.pairs_done, run.total_pairs, run.title, run.status
+        run.id,
+        run.state,
+        run.pairs_done,
+        run.total_pairs,
+        printable(&run.title),
+        printable(&run.status)
     )
 }

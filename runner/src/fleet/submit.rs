@@ -1,13 +1,14 @@
 //! Storing a run: the config validated exactly as `run` validates it, the opening file
 //! read whole and fingerprinted, the engines' bench signatures (when the config gives
-//! them) recorded for the workers to check.
+//! them) recorded for the workers to check, and what the server judges the run by (the
+//! engines, pairings, SPRT, gate and fault limits) recorded for the server.
 
 use std::collections::BTreeMap;
 
 use crate::config::{Loaded, TournamentKind};
 use crate::schedule::folder::openings_input;
 use crate::schedule::tournament::load_openings;
-use crate::store::pg::runs::NewRun;
+use crate::store::pg::runs::{NewRun, RunJudge};
 
 /// Pairs per batch when the submit does not say: small enough that an SPRT stops soon
 /// after its verdict and a lost worker costs little, large enough that the database's
@@ -40,5 +41,6 @@ pub fn new_run(loaded: &Loaded, batch_pairs: u32) -> Result<NewRun, String> {
         bench,
         total_pairs: plan.pairs * plan.pairings.len() as u64,
         batch_pairs: batch_pairs.max(1),
+        judge: Some(RunJudge::of(plan)),
     })
 }

@@ -155,9 +155,7 @@ pub(super) async fn play_and_submit(
         }
         let result = link
             .db
-            .submit_tune_batch(claim, faults, busy, |stored, done, total| {
-                tune.decide(stored, &played, done, total)
-            })
+            .submit_tune_batch(claim, faults, busy, |stored| tune.decide(stored, &played))
             .await;
         match result {
             Ok(Some(closing)) => {
@@ -165,6 +163,7 @@ pub(super) async fn play_and_submit(
                 return Ok(Stay::On);
             }
             Ok(None) => return Ok(Stay::On),
+            Err(DbError::Refused(why)) => return leave(options, link, claim, &why).await,
             Err(DbError::LeaseLost(why) | DbError::RunClosed(why)) => {
                 // Another worker has the pairs, or the run ended: theta must not see this.
                 tracing::warn!("batch {} not counted: {why}", claim.batch);

@@ -10,9 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::status::WorkerLine;
-use crate::exit;
 use crate::store::meta::InputFile;
-use crate::store::pg::batches::Closing;
 use crate::store::pg::runs::{NewRun, PairStates, RunRow, RunWorker};
 use crate::store::pg::tune::TuneDecision;
 use crate::store::pg::Db;
@@ -142,6 +140,7 @@ pub async fn new_run(tune: &mut TunePlan, batch_pairs: u32) -> Result<(NewRun, S
         bench,
         total_pairs: tune.schedule.iterations,
         batch_pairs: batch_pairs.max(1),
+        judge: None,
     };
     Ok((run, state.to_json()))
 }
@@ -184,8 +183,8 @@ impl TuneRun {
         })
     }
 
-    /// Applies a played batch (its iterations in order) to the state stored now, and
-    /// says whether the tune ends: every iteration is then done.
+    /// Applies a played batch (its iterations in order) to the state stored now (the
+    /// server ends the tune after its last iteration).
     ///
     /// # Errors
     /// One line: the stored state is damaged or is another tune's.
@@ -193,8 +192,6 @@ impl TuneRun {
         &self,
         stored: &str,
         played: &[(Assignment, [f64; 2])],
-        done: u64,
-        total: u64,
     ) -> Result<TuneDecision, String> {
         let mut state = TuneState::parse(stored)?;
         if state.params.len() != self.gains.len() {
@@ -212,11 +209,6 @@ impl TuneRun {
             iterations,
             records,
             state: state.to_json(),
-            closing: (done >= total).then(|| Closing {
-                state: "finished",
-                status: "finished".to_owned(),
-                exit_code: exit::OK,
-            }),
         })
     }
 }
@@ -470,9 +462,8 @@ mod tests {
                 0.5 + 0.5 * f64::from(r.clamp(-1, 1)),
                 0.5 + 0.5 * f64::from(r - r.clamp(-1, 1)),
             ];
-            let d = run.decide(&stored, &[(a, scores)], k, 10).expect("decides");
+            let d = run.decide(&stored, &[(a, scores)]).expect("decides");
             assert_eq!(d.iterations, vec![k]);
-            assert_eq!(d.closing.is_some(), k == 10);
             stored = d.state;
             let now = TuneState::parse(&stored).expect("state");
             assert!(

@@ -1,7 +1,7 @@
 //! The worker: claims a batch of an open run, plays it on its own engines with the same
-//! game code as a local run, renews the lease while it plays, and submits the games and
-//! the run's new counts in one transaction; then the next batch. The transaction that
-//! reaches a verdict (or a fault limit, or the last pair) closes the run.
+//! game code as a local run, renews the lease while it plays, and submits the games;
+//! then the next batch. The server checks and counts the games, and the submit that
+//! reaches a verdict (or a fault limit, or the last pair) closes the run there.
 //!
 //! The server may go away: every call is retried with backoff on a new connection, and a
 //! played batch is kept until it is committed or its lease is known lost (another worker
@@ -16,14 +16,11 @@ use tokio::sync::watch;
 use super::pool;
 use super::prepare::{prepare, Prepared};
 use crate::exit;
-use crate::schedule::ending::{self, Ending};
 use crate::schedule::engines::Engines;
 use crate::schedule::RunState;
-use crate::store::journal::JournalEntry;
-use crate::store::pg::batches::{Claim, Closing, Decision};
+use crate::store::pg::batches::Claim;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::{Db, DbError, Target};
-use crate::store::tracker::{Counts, Tracker};
 
 /// How a worker works.
 #[derive(Clone, Debug)]
@@ -163,46 +160,6 @@ pub(super) fn next_batch_pairs(run_batch: u64, slots: usize, last: &Claim, busy:
         floor
     };
     for_duration.clamp(floor, (last.pairs * 4).max(floor))
-}
-
-/// Adds a batch's games to the stored counts and decides whether the run ends.
-pub(super) fn decide(
-    run: &Prepared,
-    counts: Counts,
-    entries: &[JournalEntry],
-    done: u64,
-    total: u64,
-) -> Decision {
-    let plan = &run.loaded.plan;
-    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let mut tracker = Tracker::from_counts(names, plan.pairings.len(), counts);
-    let jobs = crate::store::layout::Jobs::new(plan.pairings.clone(), plan.pairs);
-    for entry in entries {
-        let job = jobs.job(entry.pair, entry.game);
-        let (a, b) = plan.pairings[job.pairing];
-        tracker.record(entry, job.pairing, a, b);
-    }
-    let ending = if let Some(reason) = ending::fault_limit(plan, &tracker) {
-        Some(Ending::aborted(&reason))
-    } else if let Some(verdict) = ending::verdict(plan, &tracker) {
-        Some(verdict)
-    } else if done >= total {
-        Some(ending::when_complete(plan, &tracker))
-    } else {
-        None
-    };
-    Decision {
-        counts: tracker.counts(),
-        closing: ending.map(|e| Closing {
-            state: if e.is_aborted() {
-                "aborted"
-            } else {
-                "finished"
-            },
-            status: e.status,
-            exit_code: e.code,
-        }),
-    }
 }
 
 /// Works until there is nothing left to do (or, with `wait`, until a signal). Returns

@@ -150,6 +150,14 @@ impl Outcome {
         }
     }
 
+    /// The result written `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub fn from_pgn(text: &str) -> Option<Outcome> {
+        [Outcome::RedWins, Outcome::BlackWins, Outcome::Draw]
+            .into_iter()
+            .find(|o| o.as_pgn() == text)
+    }
+
     /// The score of a side: 1, 0.5 or 0.
     #[must_use]
     pub fn score_for(self, side: Color) -> f64 {

@@ -23,3 +23,4 @@ pub mod meta;
 pub mod pg;
 pub mod read_ahead;
 pub mod tracker;
+pub mod verify;

@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::finished::{game_number, FinishedGames};
 use super::journal::JournalEntry;
@@ -21,6 +21,32 @@ use crate::stats::{ScoreTable, Tally, WinDrawLoss};
 
 /// Faults of one engine, by reason code.
 pub type Faults = BTreeMap<String, u64>;
+
+/// What the counts take from a finished game: a journal entry, or the facts the
+/// database keeps of a stored game (`store/pg`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFacts {
+    pub pair: u64,
+    pub game: u8,
+    pub result: Outcome,
+    pub reason: EndReason,
+    /// The engine that faulted, by name.
+    pub faulted: Option<String>,
+}
+
+impl GameFacts {
+    /// The facts of a journal entry.
+    #[must_use]
+    pub fn of(entry: &JournalEntry) -> GameFacts {
+        GameFacts {
+            pair: entry.pair,
+            game: entry.game,
+            result: entry.result,
+            reason: entry.reason,
+            faulted: entry.faulted.clone(),
+        }
+    }
+}
 
 /// What a game contributes to the counts once its pair is complete.
 #[derive(Clone, Debug)]
@@ -99,6 +125,17 @@ impl Tracker {
     pub fn record(
         &mut self,
         entry: &JournalEntry,
+        pairing: usize,
+        first: usize,
+        second: usize,
+    ) -> bool {
+        self.record_facts(&GameFacts::of(entry), pairing, first, second)
+    }
+
+    /// As [`Tracker::record`], from the facts of a game.
+    pub fn record_facts(
+        &mut self,
+        entry: &GameFacts,
         pairing: usize,
         first: usize,
         second: usize,
@@ -216,60 +253,6 @@ impl Tracker {
     #[must_use]
     pub fn names(&self) -> &[String] {
         &self.names
-    }
-}
-
-/// The counts of a run without the set of its games: what a distributed run keeps per
-/// run in the database, where batches are whole pairs and nothing waits for a partner.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Counts {
-    pub tallies: Vec<Tally>,
-    pub scores: ScoreTable,
-    pub faults: Vec<Faults>,
-    pub reasons: BTreeMap<String, u64>,
-    pub live_faults: Vec<Faults>,
-}
-
-impl Tracker {
-    /// The counts, without the games.
-    #[must_use]
-    pub fn counts(&self) -> Counts {
-        Counts {
-            tallies: self.tallies.clone(),
-            scores: self.scores.clone(),
-            faults: self.faults.clone(),
-            reasons: self.reasons.clone(),
-            live_faults: self.live_faults.clone(),
-        }
-    }
-
-    /// A tracker holding `counts` of a run of these engines and pairings (empty counts
-    /// of a new run take their shape from the names and pairings).
-    #[must_use]
-    pub fn from_counts(names: Vec<String>, pairings: usize, counts: Counts) -> Tracker {
-        let mut tracker = Tracker::new(names, pairings);
-        if counts.tallies.len() == pairings {
-            tracker.tallies = counts.tallies;
-        }
-        if counts.scores.engines() == tracker.scores.engines() {
-            tracker.scores = counts.scores;
-        }
-        if counts.faults.len() == tracker.faults.len() {
-            tracker.faults = counts.faults;
-        }
-        if counts.live_faults.len() == tracker.live_faults.len() {
-            tracker.live_faults = counts.live_faults;
-        }
-        tracker.reasons = counts.reasons;
-        tracker
-    }
-
-    /// This tracker, its counts kept elsewhere (the database's run row), with the games
-    /// they count: what the PGN lists.
-    #[must_use]
-    pub fn with_recorded(mut self, games: FinishedGames) -> Tracker {
-        self.done = games;
-        self
     }
 }
 

@@ -1,12 +1,12 @@
 //! Batches: whole pairs claimed by a worker under a lease, renewed while it plays them,
-//! given back when it stops, and submitted with their games and the run's new counts in
-//! one transaction, fenced by the claim's token.
+//! given back when it stops, and submitted with their games, fenced by the claim's
+//! token. The server checks the games, counts them and decides whether the run ends
+//! (`xq.submit_batch`): a worker hands in games and nothing else.
 
 use std::time::Duration;
 
 use super::{query_error, Db, DbError};
 use crate::store::journal::JournalEntry;
-use crate::store::tracker::Counts;
 
 /// A claimed batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,21 +19,28 @@ pub struct Claim {
     pub pairs: u64,
 }
 
-/// How a run ends, when a submit ends it.
+/// How a run ended, when a submit ended it: as the server decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Closing {
     /// `finished` or `aborted`.
-    pub state: &'static str,
+    pub state: String,
     pub status: String,
-    pub exit_code: u8,
+    pub exit_code: Option<u8>,
 }
 
-/// What a submit decides from the run's stored counts: the counts with the batch added,
-/// and the run's end if this batch ends it.
-#[derive(Clone, Debug)]
-pub struct Decision {
-    pub counts: Counts,
-    pub closing: Option<Closing>,
+impl Closing {
+    /// The run's state after a submit (`state`, `status`, `exit_code` of the submit
+    /// functions): `None` while the run is open.
+    pub(super) fn of_row(row: &tokio_postgres::Row) -> Option<Closing> {
+        let state: String = row.get(0);
+        (state != "open").then(|| Closing {
+            state,
+            status: row.get(1),
+            exit_code: row
+                .get::<_, Option<i32>>(2)
+                .and_then(|c| u8::try_from(c).ok()),
+        })
+    }
 }
 
 fn seconds(d: Duration) -> f64 {
@@ -146,70 +153,33 @@ impl Db {
         Ok(())
     }
 
-    /// Submits a played batch: in one transaction, checks the fence, reads the run's
-    /// counts, lets `decide` add the games and say whether the run ends, and stores the
-    /// games, the counts and the end. Returns the end, if this batch brought it.
+    /// Submits a played batch: its games, which the server checks and counts, closing
+    /// the run if they end it. Returns the end, if this batch brought it.
     ///
     /// # Errors
     /// [`DbError::LeaseLost`] (another worker has the batch: nothing is stored),
     /// [`DbError::RunClosed`] (the run ended meanwhile: nothing is stored),
+    /// [`DbError::Refused`] (the server refused the games: nothing is stored),
     /// [`DbError::Query`] (the connection broke: try again).
     pub async fn submit_batch(
-        &mut self,
+        &self,
         claim: &Claim,
         entries: &[JournalEntry],
-        faults: u64,
         busy: Duration,
-        decide: impl FnOnce(Counts, u64, u64) -> Decision,
     ) -> Result<Option<Closing>, DbError> {
-        let q = |e: tokio_postgres::Error| query_error(&e);
-        let tx = self.client.transaction().await.map_err(q)?;
-        let row = tx
+        let lines = entries
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(|e| DbError::Query(format!("a game that cannot be written: {e}")))?;
+        let row = self
+            .client()
             .query_one(
-                "SELECT counts::text, pairs_done, total_pairs FROM xq.begin_submit($1, $2::text::uuid)",
-                &[&claim.batch, &claim.token],
+                "SELECT state, status, exit_code FROM xq.submit_batch($1, $2::text::uuid, $3, $4)",
+                &[&claim.batch, &claim.token, &lines, &seconds(busy)],
             )
             .await
-            .map_err(q)?;
-        let stored: String = row.get(0);
-        let counts: Counts = serde_json::from_str(&stored)
-            .map_err(|e| DbError::Query(format!("run {}: counts are damaged: {e}", claim.run)))?;
-        let done = u64::try_from(row.get::<_, i64>(1)).unwrap_or(0) + claim.pairs;
-        let total = u64::try_from(row.get::<_, i64>(2)).unwrap_or(0);
-        let decision = decide(counts, done, total);
-        let pairs: Vec<i64> = entries
-            .iter()
-            .map(|e| i64::try_from(e.pair).unwrap_or(i64::MAX))
-            .collect();
-        let games: Vec<i16> = entries.iter().map(|e| i16::from(e.game)).collect();
-        let lines: Vec<String> = entries
-            .iter()
-            .map(|e| serde_json::to_string(e).unwrap_or_default())
-            .collect();
-        let counts = serde_json::to_string(&decision.counts).unwrap_or_default();
-        let (state, status, exit) = match &decision.closing {
-            Some(c) => (c.state, c.status.as_str(), Some(i32::from(c.exit_code))),
-            None => ("open", "open", None),
-        };
-        tx.execute(
-            "SELECT xq.finish_submit($1, $2::text::uuid, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11)",
-            &[
-                &claim.batch,
-                &claim.token,
-                &pairs,
-                &games,
-                &lines,
-                &counts,
-                &i64::try_from(faults).unwrap_or(i64::MAX),
-                &seconds(busy),
-                &state,
-                &status,
-                &exit,
-            ],
-        )
-        .await
-        .map_err(q)?;
-        tx.commit().await.map_err(q)?;
-        Ok(decision.closing)
+            .map_err(|e| query_error(&e))?;
+        Ok(Closing::of_row(&row))
     }
 }

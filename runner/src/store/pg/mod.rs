@@ -4,8 +4,10 @@
 //! runs (`tune.rs`: their SPSA state, a batch of iterations submitted, their records).
 //!
 //! Every statement a worker runs is a function of the schema, called in short
-//! transactions; the counts of a run live in its row, read and written whole under the
-//! row's lock, so every batch's games and counts commit together or not at all.
+//! transactions. A worker hands in the games of a batch it holds and nothing else: the
+//! server checks them, counts them from what it stores and decides the run's end, under
+//! the run's row lock, so every batch's games and their count commit together or not at
+//! all, and no worker can set a count or a verdict.
 
 pub mod batches;
 pub mod connect;
@@ -43,6 +45,10 @@ pub enum DbError {
     /// The run is closed (a verdict, cancelled, aborted).
     #[error("{0}")]
     RunClosed(String),
+    /// The server refused what a worker sent (a game that does not belong to the batch,
+    /// a lease out of bounds): nothing of it is stored.
+    #[error("refused by the server: {0}")]
+    Refused(String),
     /// No run with this id.
     #[error("no run {0} in the database")]
     NoRun(i64),
@@ -69,6 +75,7 @@ fn query_error(e: &tokio_postgres::Error) -> DbError {
         return match code {
             "XQ001" => DbError::LeaseLost(message),
             "XQ002" => DbError::RunClosed(message),
+            "XQ003" => DbError::Refused(message),
             _ if *db.code() == SqlState::INSUFFICIENT_PRIVILEGE => {
                 DbError::Query(format!("permission denied: {message}"))
             }

@@ -1,13 +1,58 @@
 //! Runs in the database: submit, cancel, read one or all, the pairs claimed, the workers
-//! of a run, and its games in order (for `report`).
+//! of a run, the facts of its games (for its counts) and its games in order (for
+//! `report`).
 
 use std::collections::BTreeMap;
 
 use tokio_postgres::Row;
 
 use super::{query_error, Db, DbError};
-use crate::store::finished::FinishedGames;
-use crate::store::tracker::Counts;
+use crate::config::Plan;
+use crate::game::{EndReason, Outcome};
+use crate::store::tracker::GameFacts;
+
+/// What the server judges a match run by (`schema_v3.sql`): written by the owner at
+/// submit, never by a worker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunJudge {
+    /// Engine names in config order.
+    pub engines: Vec<String>,
+    /// The pairings as engine indexes, flattened: `[a0, b0, a1, b1, ...]`.
+    pub pairings: Vec<i32>,
+    /// The SPRT of the first pairing, as JSON (`elo0`, `elo1`, `alpha`, `beta`, `model`).
+    pub sprt: Option<String>,
+    pub gate_min_elo: Option<f64>,
+    /// `max_crashes`, `max_time_losses`, `max_illegal_moves`.
+    pub fault_limits: Vec<i64>,
+}
+
+impl RunJudge {
+    /// The judge of a run of `plan`.
+    #[must_use]
+    pub fn of(plan: &Plan) -> RunJudge {
+        let index = |i: usize| i32::try_from(i).unwrap_or(i32::MAX);
+        RunJudge {
+            engines: plan.engines.iter().map(|e| e.spec.name.clone()).collect(),
+            pairings: plan
+                .pairings
+                .iter()
+                .flat_map(|&(a, b)| [index(a), index(b)])
+                .collect(),
+            sprt: plan
+                .sprt
+                .as_ref()
+                .and_then(|s| serde_json::to_string(s).ok()),
+            gate_min_elo: plan.gate_min_elo,
+            fault_limits: [
+                plan.faults.max_crashes,
+                plan.faults.max_time_losses,
+                plan.faults.max_illegal_moves,
+            ]
+            .map(i64::from)
+            .to_vec(),
+        }
+    }
+}
 
 /// A run to store.
 #[derive(Clone, Debug)]
@@ -21,6 +66,8 @@ pub struct NewRun {
     pub bench: BTreeMap<String, u64>,
     pub total_pairs: u64,
     pub batch_pairs: u32,
+    /// How the server judges it (a match run; `None` for a tune).
+    pub judge: Option<RunJudge>,
 }
 
 /// A stored run.
@@ -37,7 +84,6 @@ pub struct RunRow {
     pub next_pair: u64,
     pub pairs_done: u64,
     pub games_done: u64,
-    pub counts: Counts,
     pub state: String,
     pub status: String,
     pub exit_code: Option<u8>,
@@ -50,7 +96,7 @@ pub struct RunRow {
 }
 
 const RUN_COLUMNS: &str = "id, title, config, config_hash, openings_fingerprint, bench::text,
-    total_pairs, batch_pairs, next_pair, pairs_done, games_done, counts::text, state, status,
+    total_pairs, batch_pairs, next_pair, pairs_done, games_done, state, status,
     exit_code, extract(epoch from coalesce(ended_at, now()) - created_at)::float8, kind,
     tune::text";
 
@@ -67,7 +113,6 @@ impl RunRow {
             ))
         };
         let bench: String = row.get(5);
-        let counts: String = row.get(11);
         Ok(RunRow {
             id: row.get(0),
             title: row.get(1),
@@ -80,15 +125,14 @@ impl RunRow {
             next_pair: unsigned(row.get(8)),
             pairs_done: unsigned(row.get(9)),
             games_done: unsigned(row.get(10)),
-            counts: serde_json::from_str(&counts).map_err(|e| damaged("counts", e))?,
-            state: row.get(12),
-            status: row.get(13),
+            state: row.get(11),
+            status: row.get(12),
             exit_code: row
-                .get::<_, Option<i32>>(14)
+                .get::<_, Option<i32>>(13)
                 .and_then(|c| u8::try_from(c).ok()),
-            age_s: row.get(15),
-            kind: row.get(16),
-            tune: row.get(17),
+            age_s: row.get(14),
+            kind: row.get(15),
+            tune: row.get(16),
         })
     }
 
@@ -155,14 +199,15 @@ impl Db {
         tune: Option<&str>,
     ) -> Result<i64, DbError> {
         let bench = serde_json::to_string(&run.bench).unwrap_or_else(|_| "{}".to_owned());
-        let counts = serde_json::to_string(&Counts::default()).unwrap_or_else(|_| "{}".to_owned());
+        let judge = run.judge.as_ref();
         let row = self
             .client()
             .query_one(
                 "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
-                     total_pairs, batch_pairs, counts, kind, tune)
-                 VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8::text::jsonb, $9,
-                     $10::text::jsonb) RETURNING id",
+                     total_pairs, batch_pairs, kind, tune, engines, pairings, sprt,
+                     gate_min_elo, fault_limits)
+                 VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9::text::jsonb, $10, $11,
+                     $12::text::jsonb, $13, $14) RETURNING id",
                 &[
                     &run.title,
                     &run.config,
@@ -171,9 +216,13 @@ impl Db {
                     &bench,
                     &i64::try_from(run.total_pairs).unwrap_or(i64::MAX),
                     &i32::try_from(run.batch_pairs).unwrap_or(i32::MAX),
-                    &counts,
                     &kind,
                     &tune,
+                    &judge.map(|j| &j.engines),
+                    &judge.map(|j| &j.pairings),
+                    &judge.and_then(|j| j.sprt.as_ref()),
+                    &judge.and_then(|j| j.gate_min_elo),
+                    &judge.map(|j| &j.fault_limits),
                 ],
             )
             .await
@@ -304,33 +353,37 @@ impl Db {
             .collect())
     }
 
-    /// A run's counts and the games they count (their game numbers), read in one
-    /// snapshot: a batch commits its games and the counts together, so the two agree even
-    /// while workers submit.
+    /// The facts of every game of a run that the server checked (what its counts are
+    /// made of), in pair and game order, read in one statement: a batch commits all its
+    /// games at once, so the facts hold whole batches even while workers submit. A game
+    /// stored before the server checked games, whose entry is not one, is left out.
     ///
     /// # Errors
-    /// [`DbError::NoRun`], [`DbError::Query`].
-    pub async fn counted_games(&self, id: i64) -> Result<(Counts, FinishedGames), DbError> {
-        let row = self
+    /// [`DbError::Query`].
+    pub async fn game_facts(&self, id: i64) -> Result<Vec<GameFacts>, DbError> {
+        let rows = self
             .client()
-            .query_opt(
-                "SELECT r.counts::text,
-                        (SELECT coalesce(array_agg(g.pair * 2 + g.game ORDER BY g.pair, g.game), '{}')
-                         FROM xq.games g WHERE g.run_id = r.id)
-                 FROM xq.runs r WHERE r.id = $1",
+            .query(
+                "SELECT pair, game, result, reason, faulted FROM xq.games
+                 WHERE run_id = $1 AND result IS NOT NULL ORDER BY pair, game",
                 &[&id],
             )
             .await
-            .map_err(|e| query_error(&e))?
-            .ok_or(DbError::NoRun(id))?;
-        let counts: String = row.get(0);
-        let counts = serde_json::from_str(&counts)
-            .map_err(|e| DbError::Query(format!("run {id}: counts are damaged: {e}")))?;
-        let mut games = FinishedGames::default();
-        for number in row.get::<_, Vec<i64>>(1) {
-            games.insert(u64::try_from(number).unwrap_or(0));
-        }
-        Ok((counts, games))
+            .map_err(|e| query_error(&e))?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let result: &str = row.get(2);
+                let reason: &str = row.get(3);
+                Some(GameFacts {
+                    pair: u64::try_from(row.get::<_, i64>(0)).ok()?,
+                    game: u8::try_from(row.get::<_, i16>(1)).ok()?,
+                    result: Outcome::from_pgn(result)?,
+                    reason: EndReason::from_code(reason)?,
+                    faulted: row.get(4),
+                })
+            })
+            .collect())
     }
 
     /// Every game of a run, in pair and game order, as journal lines; read a slice of
@@ -339,6 +392,28 @@ impl Db {
     /// # Errors
     /// [`DbError::Query`].
     pub async fn games(&self, id: i64, mut each: impl FnMut(&str)) -> Result<u64, DbError> {
+        self.game_rows(id, "g.entry", |row| each(row.get(0))).await
+    }
+
+    /// As [`Db::games`], with the worker that submitted each game.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn games_by_worker(
+        &self,
+        id: i64,
+        mut each: impl FnMut(&str, &str),
+    ) -> Result<u64, DbError> {
+        self.game_rows(id, "g.entry, b.worker", |row| each(row.get(0), row.get(1)))
+            .await
+    }
+
+    async fn game_rows(
+        &self,
+        id: i64,
+        columns: &str,
+        mut each: impl FnMut(&Row),
+    ) -> Result<u64, DbError> {
         const SLICE: i64 = 4096;
         let last: Option<i64> = self
             .client()
@@ -346,20 +421,20 @@ impl Db {
             .await
             .map_err(|e| query_error(&e))?
             .get(0);
+        let statement = format!(
+            "SELECT {columns} FROM xq.games g JOIN xq.batches b ON b.id = g.batch_id
+             WHERE g.run_id = $1 AND g.pair >= $2 AND g.pair < $3 ORDER BY g.pair, g.game"
+        );
         let mut count = 0;
         let mut from = 0;
         while last.is_some_and(|last| from <= last) {
             let rows = self
                 .client()
-                .query(
-                    "SELECT entry FROM xq.games WHERE run_id = $1 AND pair >= $2 AND pair < $3
-                     ORDER BY pair, game",
-                    &[&id, &from, &(from + SLICE)],
-                )
+                .query(&statement, &[&id, &from, &(from + SLICE)])
                 .await
                 .map_err(|e| query_error(&e))?;
             for row in &rows {
-                each(row.get::<_, &str>(0));
+                each(row);
                 count += 1;
             }
             from += SLICE;

@@ -6,19 +6,23 @@ use tokio_postgres::GenericClient;
 use super::{query_error, Db, DbError};
 
 /// The version of the schema this runner reads and writes.
-pub const VERSION: &str = "2";
+pub const VERSION: &str = "3";
 
 /// Version 1, as a new database starts.
 const SCHEMA: &str = include_str!("schema.sql");
 /// Version 1 to 2: tune runs (a new database runs it right after version 1).
 const TO_V2: &str = include_str!("schema_v2.sql");
+/// Version 2 to 3: the server checks the games, counts them and ends the run itself.
+const TO_V3: &str = include_str!("schema_v3.sql");
 
 /// What `init` did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Init {
     Created,
-    /// From version 1: the runs there keep working.
-    Upgraded,
+    /// From an earlier version: the runs there keep working.
+    Upgraded {
+        from: String,
+    },
     UpToDate,
 }
 
@@ -50,8 +54,8 @@ async fn stored_version(client: &impl GenericClient) -> Result<Option<String>, D
 pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
     match stored_version(client).await? {
         Some(v) if v == VERSION => Ok(()),
-        Some(v) if v == "1" => Err(DbError::Schema(format!(
-            "the database holds xq-runner schema version 1, this runner speaks version {VERSION}: upgrade it with `xq-runner db init --db URL` (as the role that owns it; its runs keep working)"
+        Some(v) if v == "1" || v == "2" => Err(DbError::Schema(format!(
+            "the database holds xq-runner schema version {v}, this runner speaks version {VERSION}: upgrade it with `xq-runner db init --db URL` (as the role that owns it; its runs keep working)"
         ))),
         Some(v) => Err(DbError::Schema(format!(
             "the database holds xq-runner schema version {v}, this runner speaks version {VERSION}: run the runner of that version, or upgrade every runner together"
@@ -63,8 +67,8 @@ pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
 }
 
 impl Db {
-    /// Creates the schema when there is none, upgrades version 1 to this version, and
-    /// checks the version otherwise. One transaction, the version read under a lock, so
+    /// Creates the schema when there is none, upgrades versions 1 and 2 to this version,
+    /// and checks the version otherwise. One transaction, the version read under a lock, so
     /// that two runners starting at once do not both create or upgrade it.
     ///
     /// # Errors
@@ -79,13 +83,18 @@ impl Db {
             .map_err(q)?;
         let done = match stored_version(&tx).await? {
             None => {
-                tx.batch_execute(SCHEMA).await.map_err(q)?;
-                tx.batch_execute(TO_V2).await.map_err(q)?;
+                for step in [SCHEMA, TO_V2, TO_V3] {
+                    tx.batch_execute(step).await.map_err(q)?;
+                }
                 Init::Created
             }
-            Some(v) if v == "1" => {
-                tx.batch_execute(TO_V2).await.map_err(q)?;
-                Init::Upgraded
+            Some(v) if v == "1" || v == "2" => {
+                let steps: &[&str] = if v == "1" { &[TO_V2, TO_V3] } else { &[TO_V3] };
+                for step in steps {
+                    tx.batch_execute(step).await.map_err(q)?;
+                }
+                judge_older_runs(&tx).await?;
+                Init::Upgraded { from: v }
             }
             Some(_) => {
                 check(&tx).await?;
@@ -97,7 +106,8 @@ impl Db {
     }
 
     /// Gives `role` what a worker needs and nothing more: reading the runs and their
-    /// state, and calling the batch functions. It cannot write a table.
+    /// state (not the batches' tokens), and calling the batch functions. It cannot
+    /// write a table, read another worker's token or a stored game.
     ///
     /// # Errors
     /// [`DbError::Query`] (an unknown role, or not the schema's owner).
@@ -105,15 +115,18 @@ impl Db {
         let role = quote_identifier(role);
         let grants = format!(
             "GRANT USAGE ON SCHEMA xq TO {role};
-             GRANT SELECT ON xq.meta, xq.runs, xq.batches, xq.workers, xq.run_workers,
+             GRANT SELECT ON xq.meta, xq.runs, xq.workers, xq.run_workers,
                  xq.tune_records TO {role};
+             GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted)
+                 ON xq.games TO {role};
+             GRANT SELECT (id, run_id, first_pair, pairs, state, worker, claims, claimed_at,
+                 lease_until, done_at) ON xq.batches TO {role};
              GRANT EXECUTE ON FUNCTION xq.claim_batch(bigint, text, integer, double precision),
                  xq.renew_batch(bigint, uuid, double precision), xq.release_batch(bigint, uuid),
-                 xq.begin_submit(bigint, uuid),
-                 xq.finish_submit(bigint, uuid, bigint[], smallint[], text[], jsonb, bigint,
-                                  double precision, text, text, integer),
-                 xq.finish_tune_submit(bigint, uuid, bigint[], text[], jsonb, bigint,
-                                       double precision, text, text, integer),
+                 xq.submit_batch(bigint, uuid, text[], double precision),
+                 xq.begin_tune_submit(bigint, uuid),
+                 xq.submit_tune_batch(bigint, uuid, bigint[], text[], jsonb, bigint,
+                                      double precision),
                  xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text)
                  TO {role};"
         );
@@ -122,6 +135,48 @@ impl Db {
             .await
             .map_err(|e| query_error(&e))
     }
+}
+
+/// Fills what the server judges a run by (see `schema_v3.sql`) for the match runs of
+/// an older version, from their configs as this runner reads them, and counts their
+/// first pairing again now that its pairings are known. A run whose config no longer
+/// reads is left without them: its batches are refused, with a message.
+async fn judge_older_runs(tx: &tokio_postgres::Transaction<'_>) -> Result<(), DbError> {
+    let q = |e: tokio_postgres::Error| query_error(&e);
+    let rows = tx
+        .query(
+            "SELECT id, config FROM xq.runs WHERE kind = 'match' AND engines IS NULL",
+            &[],
+        )
+        .await
+        .map_err(q)?;
+    for row in rows {
+        let (id, config): (i64, String) = (row.get(0), row.get(1));
+        let Ok(loaded) = crate::config::parse(&format!("run {id}"), &config, &[]) else {
+            tracing::warn!(
+                "run {id}: its config no longer reads here; its batches will be refused"
+            );
+            continue;
+        };
+        let judge = super::runs::RunJudge::of(&loaded.plan);
+        tx.execute(
+            "UPDATE xq.runs SET engines = $2, pairings = $3, sprt = $4::text::jsonb,
+                 gate_min_elo = $5, fault_limits = $6,
+                 penta = xq.first_pairing_penta(id, cardinality($3::integer[]) / 2, NULL)
+             WHERE id = $1",
+            &[
+                &id,
+                &judge.engines,
+                &judge.pairings,
+                &judge.sprt,
+                &judge.gate_min_elo,
+                &judge.fault_limits,
+            ],
+        )
+        .await
+        .map_err(q)?;
+    }
+    Ok(())
 }
 
 /// A role name as an SQL identifier.

@@ -1,14 +1,16 @@
 //! Tune runs in the database: the SPSA state in the run's row (JSON, read and written
 //! whole by the fleet's tune code), and a played batch of iterations submitted with the
 //! new state in one transaction, under the run's row lock and fenced by the claim's
-//! token, so that every iteration updates theta once, or not at all.
+//! token, so that every iteration updates theta once, or not at all. The server checks
+//! that the new state keeps the run's parameters and keeps theta in range, and ends the
+//! run itself after its last iteration.
 
 use std::time::Duration;
 
 use super::batches::{Claim, Closing};
 use super::{query_error, Db, DbError};
 
-/// What a tune submit decides from the state stored when it commits.
+/// What a tune submit makes of the state stored when it commits.
 #[derive(Clone, Debug)]
 pub struct TuneDecision {
     /// The iteration numbers of the batch, in the order they were applied.
@@ -17,7 +19,6 @@ pub struct TuneDecision {
     pub records: Vec<String>,
     /// The new state.
     pub state: String,
-    pub closing: Option<Closing>,
 }
 
 fn signed(n: u64) -> i64 {
@@ -39,70 +40,56 @@ impl Db {
         Ok(row.get(0))
     }
 
-    /// Submits a played tune batch: in one transaction, checks the fence and locks the
-    /// run (`xq.begin_submit`), reads the state as it is now, lets `decide` apply the
-    /// batch's results to it, and stores the records and the new state
-    /// (`xq.finish_tune_submit`). Returns the end, if this batch brought it.
+    /// Submits a played tune batch: in one transaction, locks the run, reads the state
+    /// as it is now, lets `decide` apply the batch's results to it, and stores the
+    /// records and the new state (`xq.submit_tune_batch`, fenced by the claim's token).
+    /// Returns the end, if this batch brought it.
     ///
     /// # Errors
-    /// [`DbError::LeaseLost`], [`DbError::RunClosed`] (nothing is stored),
-    /// [`DbError::Query`] (the connection broke: try again; or `decide` refused the
-    /// stored state).
+    /// [`DbError::LeaseLost`], [`DbError::RunClosed`], [`DbError::Refused`] (nothing is
+    /// stored), [`DbError::Query`] (the connection broke: try again; or `decide`
+    /// refused the stored state).
     pub async fn submit_tune_batch(
         &mut self,
         claim: &Claim,
         faults: u64,
         busy: Duration,
-        decide: impl FnOnce(&str, u64, u64) -> Result<TuneDecision, String>,
+        decide: impl FnOnce(&str) -> Result<TuneDecision, String>,
     ) -> Result<Option<Closing>, DbError> {
         let q = |e: tokio_postgres::Error| query_error(&e);
         let tx = self.client.transaction().await.map_err(q)?;
-        let row = tx
-            .query_one(
-                "SELECT pairs_done, total_pairs FROM xq.begin_submit($1, $2::text::uuid)",
-                &[&claim.batch, &claim.token],
-            )
-            .await
-            .map_err(q)?;
-        let done = u64::try_from(row.get::<_, i64>(0)).unwrap_or(0) + claim.pairs;
-        let total = u64::try_from(row.get::<_, i64>(1)).unwrap_or(0);
-        // The run's row is locked by begin_submit: nobody moves theta until the commit.
+        // The run's row stays locked until the commit: nobody moves theta meanwhile.
         let stored: Option<String> = tx
             .query_one(
-                "SELECT tune::text FROM xq.runs WHERE id = $1",
-                &[&claim.run],
+                "SELECT xq.begin_tune_submit($1, $2::text::uuid)",
+                &[&claim.batch, &claim.token],
             )
             .await
             .map_err(q)?
             .get(0);
         let stored =
             stored.ok_or_else(|| DbError::Query(format!("run {} is not a tune", claim.run)))?;
-        let decision = decide(&stored, done, total)
-            .map_err(|why| DbError::Query(format!("run {}: {why}", claim.run)))?;
+        let decision =
+            decide(&stored).map_err(|why| DbError::Query(format!("run {}: {why}", claim.run)))?;
         let iterations: Vec<i64> = decision.iterations.iter().map(|&k| signed(k)).collect();
-        let (state, status, exit) = match &decision.closing {
-            Some(c) => (c.state, c.status.as_str(), Some(i32::from(c.exit_code))),
-            None => ("open", "open", None),
-        };
-        tx.execute(
-            "SELECT xq.finish_tune_submit($1, $2::text::uuid, $3, $4, $5::text::jsonb, $6, $7, $8, $9, $10)",
-            &[
-                &claim.batch,
-                &claim.token,
-                &iterations,
-                &decision.records,
-                &decision.state,
-                &signed(faults),
-                &busy.as_secs_f64(),
-                &state,
-                &status,
-                &exit,
-            ],
-        )
-        .await
-        .map_err(q)?;
+        let row = tx
+            .query_one(
+                "SELECT state, status, exit_code FROM xq.submit_tune_batch($1, $2::text::uuid,
+                     $3, $4, $5::text::jsonb, $6, $7)",
+                &[
+                    &claim.batch,
+                    &claim.token,
+                    &iterations,
+                    &decision.records,
+                    &decision.state,
+                    &signed(faults),
+                    &busy.as_secs_f64(),
+                ],
+            )
+            .await
+            .map_err(q)?;
         tx.commit().await.map_err(q)?;
-        Ok(decision.closing)
+        Ok(Closing::of_row(&row))
     }
 
     /// Every record of a tune run in the order its results were applied to theta (the
