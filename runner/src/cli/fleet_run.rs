@@ -74,6 +74,16 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
             eprintln!("error: {e}");
             return exit::ABORTED;
         }
+        // The result block, as a local run ends with it.
+        let block = match db.game_facts(id).await {
+            Ok(games) => crate::fleet::status::tracker_of(&run, &games)
+                .map(|(plan, tracker)| crate::schedule::tournament::report_text(&plan, &tracker)),
+            Err(e) => Err(e.to_string()),
+        };
+        match block {
+            Ok(text) => print!("{text}"),
+            Err(e) => eprintln!("warning: the result block: {e}"),
+        }
         println!(
             "Finished: run {id}, {} games, {}; results in {}",
             run.games_done,

@@ -1,6 +1,7 @@
-//! `xq-runner submit <config.toml> --db URL [--set ...]`: validates the config as `run`
-//! does (nothing is stored when it is bad), stores the run, and prints its id alone on
-//! the last line.
+//! `xq-runner submit <config.toml> --db URL [--set ...] [--dry-run]`: validates the
+//! config as `run` does (nothing is stored when it is bad), stores the run, and prints
+//! its id alone on the last line; `--dry-run` checks and says what it would store,
+//! without a database.
 
 use std::path::PathBuf;
 
@@ -30,6 +31,18 @@ pub struct SubmitArgs {
     /// For a tune config: more parameters in fishtest's format, as for `tune`.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// Check the config (and a tune's engine options) and say what would be stored;
+    /// store nothing, connect to no database.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// What `--dry-run` says of a run it would store.
+pub(crate) fn describe(new: &crate::store::pg::runs::NewRun, unit: &str) -> String {
+    format!(
+        "would submit: {}, {} {unit}, {} pairs a batch at first; the config is valid (nothing stored)",
+        new.title, new.total_pairs, new.batch_pairs
+    )
 }
 
 /// Stores the run and returns its id, creating the schema at first use.
@@ -84,6 +97,10 @@ pub fn run(args: &SubmitArgs) -> u8 {
             return exit::USAGE;
         }
     };
+    if args.dry_run {
+        println!("{}", describe(&new, "pairs"));
+        return exit::OK;
+    }
     let (target, runtime) = match super::database(args.db.as_deref()) {
         Ok(both) => both,
         Err(code) => return code,

@@ -3,7 +3,7 @@
 //! engine's options), stored with its SPSA state, its id alone on the last line.
 
 use super::exit;
-use super::submit::{init, SubmitArgs};
+use super::submit::{describe, init, SubmitArgs};
 use crate::fleet::tune_run::new_run;
 use crate::store::pg::Db;
 
@@ -17,6 +17,21 @@ pub fn run(args: &SubmitArgs) -> u8 {
             return exit::USAGE;
         }
     };
+    if args.dry_run {
+        let Some(runtime) = super::async_runtime() else {
+            return exit::ABORTED;
+        };
+        return match runtime.block_on(new_run(&mut tune, args.batch_pairs)) {
+            Ok((new, _)) => {
+                println!("{}", describe(&new, "iterations of one pair"));
+                exit::OK
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        };
+    }
     let (target, runtime) = match super::database(args.db.as_deref()) {
         Ok(both) => both,
         Err(code) => return code,

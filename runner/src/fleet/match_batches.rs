@@ -228,10 +228,14 @@ async fn submit(
         .submit_batch(claim, entries, busy));
     match result {
         Ok(Some(closing)) => {
+            println!("{}", batch_line(claim, entries, busy));
             println!("run {}: {} ({})", claim.run, closing.status, closing.state);
             Ok(Sent::Closed)
         }
-        Ok(None) => Ok(Sent::Open),
+        Ok(None) => {
+            println!("{}", batch_line(claim, entries, busy));
+            Ok(Sent::Open)
+        }
         Err(Stop::Fatal(DbError::Refused(why))) => {
             eprintln!(
                 "error: run {}: {why}; this worker leaves the run",
@@ -255,4 +259,28 @@ async fn submit(
         }
         Err(e) => Err(e),
     }
+}
+
+/// The line a worker prints for each batch the server counted, as a fishtest worker
+/// does for each task.
+fn batch_line(claim: &Claim, games: &[JournalEntry], busy: std::time::Duration) -> String {
+    let drawn = games
+        .iter()
+        .filter(|g| g.result == crate::game::Outcome::Draw)
+        .count();
+    let faults = games.iter().filter(|g| g.reason.is_fault()).count();
+    let mut line = format!(
+        "run {}, batch {}: pairs {}-{} counted, {} games ({} decisive, {drawn} drawn",
+        claim.run,
+        claim.batch,
+        claim.first_pair,
+        claim.first_pair + claim.pairs - 1,
+        games.len(),
+        games.len() - drawn
+    );
+    if faults > 0 {
+        line.push_str(&format!(", {faults} ended by an engine fault"));
+    }
+    line.push_str(&format!(") in {:.1} s", busy.as_secs_f64()));
+    line
 }

@@ -157,6 +157,17 @@ pub(super) async fn play_and_submit(
             .db
             .submit_tune_batch(claim, faults, busy, |stored| tune.decide(stored, &played))
             .await;
+        if result.is_ok() {
+            println!(
+                "run {}, batch {}: iterations {}-{} applied, {} games in {:.1} s",
+                claim.run,
+                claim.batch,
+                claim.first_pair + 1,
+                claim.first_pair + claim.pairs,
+                2 * claim.pairs,
+                busy.as_secs_f64()
+            );
+        }
         match result {
             Ok(Some(closing)) => {
                 println!("run {}: {} ({})", claim.run, closing.status, closing.state);
