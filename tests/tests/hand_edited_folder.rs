@@ -1,7 +1,8 @@
 //! A run folder edited by hand, or mixed with another run's files, then resumed: a
-//! journal line that is not one of the run's games stops the resume with one line
-//! naming the file and the line, before anything is played or written (exit 2); a torn
-//! last line (a kill in mid-write) is still dropped without a word.
+//! journal line that is not one of the run's games, and a `run.json` value the command
+//! line would refuse, stop the resume with one line naming the file and the line or key,
+//! before anything is played or written (exit 2); a torn last line (a kill in mid-write)
+//! is still dropped without a word.
 
 mod common;
 
@@ -181,4 +182,40 @@ fn a_shard_resumes_its_own_pairs_and_refuses_another_shards() {
     let (code, stdout, stderr) = runner(&["resume", path(&out), "--pairs", "8"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(journal(&out).len(), 6, "pair 7 added");
+}
+
+#[test]
+fn a_hand_edited_run_json_is_refused_naming_the_key() {
+    let folder = scratch("edited-meta");
+    let out = finished_run(folder.path());
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).expect("run.json"))
+            .expect("JSON");
+    for (name, key, value, want) in [
+        (
+            "shard-0-0",
+            "shard",
+            "[0, 0]",
+            "shard: index 0 of 0: expected I of N",
+        ),
+        (
+            "shard-4-3",
+            "shard",
+            "[4, 3]",
+            "shard: index 4 of 3: expected I of N",
+        ),
+        (
+            "played",
+            "played_s",
+            "-1e308",
+            "played_s: -1e308: expected the seconds played",
+        ),
+    ] {
+        let copy = copy_of(&out, name);
+        let mut edited = meta.clone();
+        edited[key] = serde_json::from_str(value).expect("a JSON value");
+        std::fs::write(copy.join("run.json"), edited.to_string()).expect("write");
+        let want = format!("{}: {want}", copy.join("run.json").display());
+        refused(&copy, &want);
+    }
 }

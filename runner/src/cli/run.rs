@@ -188,10 +188,7 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
         i.trim().parse().map_err(|_| bad())?,
         n.trim().parse().map_err(|_| bad())?,
     );
-    if index == 0 || index > count {
-        return Err(bad());
-    }
-    Ok(Shard { index, count })
+    Shard::new(index, count).ok_or_else(bad)
 }
 
 /// The checks of a dry run beyond the config: the opening file, the output folder, and
