@@ -2,7 +2,8 @@
 //! journal line that is not one of the run's games, and a `run.json` value the command
 //! line would refuse, stop the resume with one line naming the file and the line or key,
 //! before anything is played or written (exit 2); a torn last line (a kill in mid-write)
-//! is still dropped without a word.
+//! is still dropped without a word. And an opening file holding an opening that is
+//! already over is refused when a run starts, as one with an illegal move is.
 
 mod common;
 
@@ -217,5 +218,39 @@ fn a_hand_edited_run_json_is_refused_naming_the_key() {
         std::fs::write(copy.join("run.json"), edited.to_string()).expect("write");
         let want = format!("{}: {want}", copy.join("run.json").display());
         refused(&copy, &want);
+    }
+}
+
+#[test]
+fn an_opening_already_over_is_refused_at_the_start_as_an_illegal_move_is() {
+    let folder = scratch("over-openings");
+    let dir = folder.path();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let horses = "b0c2 b9c7 c2b0 c7b9";
+    for (body, line, want) in [
+        (
+            format!("{start} moves h2e2\n{start} moves {horses} {horses}\n"),
+            2,
+            "the game is already over: its moves repeat a position (repetition: 1/2-1/2)",
+        ),
+        (
+            format!("{start} moves h2e2\n\n3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\n"),
+            3,
+            "the game is already over: neither side has a rook, horse, cannon or pawn left",
+        ),
+        (
+            format!("{start} moves h2e2\n{start} moves h2e2 h9g7 h2h8\n"),
+            2,
+            "move 3 `h2h8` is illegal",
+        ),
+    ] {
+        let book = dir.join("book.epd");
+        std::fs::write(&book, body).expect("write the book");
+        let config = common::fault_config(dir, 2, &book, ["", ""], "");
+        let (code, stdout, stderr) = runner(&["run", path(&config)]);
+        assert_eq!(code, 2, "{stdout}{stderr}");
+        let want = format!("error: {}:{line}: {want}", book.display());
+        assert!(stderr.starts_with(&want), "want `{want}` in: {stderr}");
+        assert!(!dir.join("out").exists(), "nothing written");
     }
 }
