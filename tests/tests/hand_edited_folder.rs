@@ -80,6 +80,10 @@ fn journal_lines_that_are_not_the_runs_games_refuse_the_resume_naming_the_line()
         lines[2]["pair"]
     );
     refused(&copy, &want);
+    // A dry run checks the journal as the resume does.
+    let (code, stdout, stderr) = runner(&["resume", path(&copy), "--dry-run"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains(&want), "want `{want}` in: {stderr}");
 
     // Another run's engines.
     let copy = copy_of(&out, "stranger");

@@ -135,22 +135,35 @@ fn identical_games_warning(plan: &Plan) -> Option<&'static str> {
     )
 }
 
-/// The counts of the games in the journal at `path`, and the length of its complete
-/// lines. Every line must be one of the run's games: the first that is not refuses the
-/// resume, naming it, before anything is played or written (exit 2). Refusing, rather
-/// than skipping the line, keeps a damaged folder as it is for the user to mend: a
-/// skipped line would be played again and then sit in the journal beside its
-/// replacement.
-fn played_so_far(
-    path: &std::path::Path,
-    run: RunGames<'_>,
+/// The counts of the games in the run's journal, and the length of its complete lines.
+/// Every line must be one of the run's games (this folder's `shard`, the opening
+/// `openings` gives each round): the first that is not refuses the resume, naming it,
+/// before anything is played or written (exit 2); `resume --dry-run` checks the same.
+/// Refusing, rather than skipping the line, keeps a damaged folder as it is for the
+/// user to mend: a skipped line would be played again and then sit in the journal
+/// beside its replacement.
+///
+/// # Errors
+/// [`RunError::Journal`]: the journal cannot be read, or a line is not the run's.
+pub fn played_so_far(
     plan: &Plan,
+    shard: Option<Shard>,
+    openings: Option<&Schedule>,
 ) -> Result<(Tracker, u64), RunError> {
+    let path = plan.output.dir.join(JOURNAL_FILE);
+    let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+    let run = RunGames {
+        jobs: &jobs,
+        names: &names,
+        shard,
+        openings,
+    };
     let mut tracker = Tracker::new(run.names.to_vec(), plan.pairings.len());
     let mut line = 0;
     let mut foreign = None;
     // The games already played, streamed from the journal into the counts.
-    let good_len = Journal::scan(path, |_, entry| {
+    let good_len = Journal::scan(&path, |_, entry| {
         // Every complete line before the last is an entry (else the scan fails), so the
         // entries counted are the lines.
         line += 1;
@@ -166,11 +179,7 @@ fn played_so_far(
         }
     })?;
     if let Some((line, why)) = foreign {
-        return Err(RunError::Journal(JournalError::Foreign {
-            path: path.to_owned(),
-            line,
-            why,
-        }));
+        return Err(RunError::Journal(JournalError::Foreign { path, line, why }));
     }
     Ok((tracker, good_len))
 }
@@ -206,19 +215,8 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         .as_ref()
         .map(|_| FolderLock::take(&dir))
         .transpose()?;
-    let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
-    let tracker = played_so_far(
-        &journal_path,
-        RunGames {
-            jobs: &jobs,
-            names: &names,
-            shard: start.shard,
-            openings: openings.as_ref().map(|(_, schedule)| schedule),
-        },
-        plan,
-    );
-    let (tracker, good_len) = tracker?;
+    let schedule = openings.as_ref().map(|(_, schedule)| schedule);
+    let (tracker, good_len) = played_so_far(plan, start.shard, schedule)?;
     preflight(plan).await?;
     let mut meta = match resumed {
         Some(meta) => {
