@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use xq_core::board::{Position, START_FEN};
 use xq_core::movegen::legal_moves;
+use xq_core::rules::Rules;
 use xq_runner::openings::{is_ecco_code, Opening, OpeningReader, SplitMix64};
 
 fn repo_file(relative: &str) -> PathBuf {
@@ -146,7 +147,7 @@ fn every_kind_of_defect_is_reported_at_its_line() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(2), "{text}");
     let name = path.display().to_string();
-    let expected: [(usize, &str); 9] = [
+    let expected: [(usize, &str); 12] = [
         (3, "bad FEN: row 10 (rank 0): unknown piece letter 'X'"),
         (4, "move 2 `h9z7` is not a move"),
         (5, "move 3 `h2h8` is illegal (Red to move)"),
@@ -159,6 +160,18 @@ fn every_kind_of_defect_is_reported_at_its_line() {
         ),
         (10, "unterminated quote in the value of `name`"),
         (14, "duplicate: the same position as line 12"),
+        (
+            16,
+            "the game is already over: Black to move is stalemated (no legal move)",
+        ),
+        (
+            17,
+            "the game is already over: its moves repeat a position (repetition: 1/2-1/2)",
+        ),
+        (
+            18,
+            "the game is already over: neither side has a rook, horse, cannon or pawn left",
+        ),
     ];
     let problems: Vec<&str> = text.lines().filter(|l| l.starts_with(&name)).collect();
     assert_eq!(problems.len(), expected.len(), "{text}");
@@ -169,7 +182,7 @@ fn every_kind_of_defect_is_reported_at_its_line() {
     }
     assert_eq!(
         text.lines().last(),
-        Some("12 openings, 9 problems"),
+        Some("15 openings, 12 problems"),
         "{text}"
     );
 }
@@ -208,7 +221,7 @@ fn write_random_suite(path: &Path, count: usize) -> u64 {
         }
         let opening =
             Opening::new(Position::from_fen(START_FEN).expect("start"), moves).expect("legal walk");
-        if opening.game_over().is_some() || !seen.insert(opening.canonical_key()) {
+        if opening.game_over(Rules::default()).is_some() || !seen.insert(opening.canonical_key()) {
             continue;
         }
         written += 1;

@@ -141,6 +141,23 @@ fn bad_inputs_are_refused_with_one_line_and_exit_2() {
             None,
             "tune.toml:21: engine.1: a tune has exactly one [[engine]], the engine it tunes; found 2".to_owned(),
         ),
+        // r_end = 1e308 made theta NaN after one iteration: a tune "finished" at NaN,
+        // both sides sent 0.
+        (
+            String::new(),
+            Some(param("skill", "5", "0", "10", "1").replace("r_end = 0.05", "r_end = 1e308")),
+            "tune.toml:24: tune.param.0: skill: r_end 1e308 with c_end 1 moves theta by r_end * c_end = 1e308 for a won pair at the last iteration, more than the range max - min = 10".to_owned(),
+        ),
+        (
+            String::new(),
+            Some(param("skill", "5", "0", "10", "20")),
+            "tune.toml:24: tune.param.0: skill: c_end 20 is wider than the range max - min = 10 (both sides would sit on the bounds)".to_owned(),
+        ),
+        (
+            String::new(),
+            Some(format!("A = 1e308\n{}", param("skill", "5", "0", "10", "1"))),
+            "tune.toml:24: tune.A: 1e308: expected a fraction of the iterations in [0, 1] (fishtest: 0.1)".to_owned(),
+        ),
     ];
     for (extra, params, expected) in cases {
         let folder = scratch("tune-bad");
@@ -182,6 +199,16 @@ fn fishtest_lines_are_read_and_their_errors_named() {
         err.trim_end(),
         format!(
             "error: {}:2: expected `name, start, min, max, c_end, r_end`, found 5 fields",
+            params.display()
+        )
+    );
+    std::fs::write(&params, "\nskill, 20, 0, 100, 8, 1e308\n").expect("write");
+    let (code, _, err) = runner(&["tune", text(&cfg), "--params", text(&params)]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: {}:2: skill: r_end 1e308 with c_end 8 moves theta by r_end * c_end = inf for a won pair at the last iteration, more than the range max - min = 100",
             params.display()
         )
     );

@@ -188,23 +188,23 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
         i.trim().parse().map_err(|_| bad())?,
         n.trim().parse().map_err(|_| bad())?,
     );
-    if index == 0 || index > count {
-        return Err(bad());
-    }
-    Ok(Shard { index, count })
+    Shard::new(index, count).ok_or_else(bad)
 }
 
 /// The checks of a dry run beyond the config: the opening file, the output folder, and
 /// that every engine program is an executable file. Nothing is started.
 fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), String> {
     let plan = &loaded.plan;
-    crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+    let openings = crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     match start.folder {
         folder::Start::New => folder::check_new(&plan.output.dir).map_err(|e| e.to_string())?,
         folder::Start::Resume => {
             let input = folder::openings_input(loaded).map_err(|e| e.to_string())?;
             folder::check_resume(&plan.output.dir, loaded, start.shard, input.as_ref())
                 .map(|_| ())
+                .map_err(|e| e.to_string())?;
+            let schedule = openings.as_ref().map(|(_, schedule)| schedule);
+            crate::schedule::tournament::played_so_far(plan, start.shard, schedule)
                 .map_err(|e| e.to_string())?;
         }
     }

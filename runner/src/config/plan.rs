@@ -115,6 +115,7 @@ pub fn book_use(plan: &Plan, openings: &OpeningsPlan) -> crate::openings::BookUs
         start: openings.start,
         rounds: plan.pairs,
         plies: openings.plies,
+        rules: plan.settings.rules,
     }
 }
 

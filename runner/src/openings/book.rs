@@ -32,8 +32,9 @@ use thiserror::Error;
 
 use super::error::{LineError, OpeningError};
 use super::format::{BookFormat, BookReader, Place};
-use super::opening::Opening;
+use super::opening::{GameOver, Opening};
 use xq_core::rng::SplitMix64;
+use xq_core::rules::Rules;
 
 /// In which order a book's openings are played.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -90,6 +91,16 @@ pub enum BookError {
         /// What is wrong.
         kind: LineError,
     },
+    /// A game from an opening would be over before the first move: a 0-ply game.
+    #[error("{}:{line}: {over}", path.display())]
+    Over {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// How the judge ends the game.
+        over: GameOver,
+    },
     /// The file has no opening at all.
     #[error("{} has no openings", path.display())]
     Empty {
@@ -119,6 +130,9 @@ pub struct BookUse {
     pub rounds: u64,
     /// Keep at most this many plies of each opening (fastchess's `plies=`).
     pub plies: Option<usize>,
+    /// The rules the games are judged by: an opening they end before the first move
+    /// is refused.
+    pub rules: Rules,
 }
 
 /// The openings of one file, for random access by their index in the file: all of them,
@@ -223,7 +237,19 @@ impl OpeningBook {
         let mut reader = BookReader::new(using.format, BufReader::new(file));
         let mut spots = Vec::new();
         while let Some((result, place)) = reader.next_with_place() {
-            result.map_err(|e| book_error(path, e))?;
+            let mut opening = result.map_err(|e| book_error(path, e))?;
+            // Refused like an illegal move: a game from it would end before the
+            // engines move, counted as played. Judged as it will be played, cut.
+            if let Some(plies) = using.plies {
+                opening.truncate(plies);
+            }
+            if let Some(over) = opening.game_over(using.rules) {
+                return Err(BookError::Over {
+                    path: path.to_owned(),
+                    line: opening.line,
+                    over,
+                });
+            }
             spots.push(Spot::new(place));
         }
         if spots.is_empty() {
@@ -560,6 +586,43 @@ mod tests {
             xq_core::board::Color::Black
         );
         assert_eq!(book.get(1).map(|o| o.moves.len()), Some(0));
+    }
+
+    #[test]
+    fn an_opening_already_over_is_refused_like_an_illegal_move() {
+        let twice = "b0c2 b9c7 c2b0 c7b9";
+        let text = format!(
+            "{START_FEN} moves h2e2\n\n{START_FEN} moves {twice} {twice}\n3k5/9/9/9/9/9/9/9/9/4K4 w\n"
+        );
+        let file = tempfile::NamedTempFile::new().expect("temp file");
+        std::fs::write(file.path(), text).expect("write");
+        let load = |rules, plies| {
+            let using = BookUse {
+                rounds: 1,
+                plies,
+                rules,
+                ..BookUse::default()
+            };
+            OpeningBook::load_used(file.path(), &using).map(|(book, _)| book.len())
+        };
+        let name = file.path().display().to_string();
+        let refused = load(Rules::default(), None).map_err(|e| e.to_string());
+        assert_eq!(
+            refused,
+            Err(format!(
+                "{name}:3: the game is already over: its moves repeat a position (repetition: 1/2-1/2)"
+            ))
+        );
+        // Under the computer ruleset a third time is no repetition yet: the bare kings
+        // of line 4 end the game under any rules.
+        let computer = Rules::new(xq_core::rules::Ruleset::Computer);
+        assert!(matches!(
+            load(computer, None),
+            Err(BookError::Over { line: 4, .. })
+        ));
+        // Cut to 4 plies the repetition is not there yet.
+        let cut = load(Rules::default(), Some(4)).map_err(|e| e.to_string());
+        assert!(cut.as_ref().is_err_and(|e| e.contains(":4: ")), "{cut:?}");
     }
 
     #[test]

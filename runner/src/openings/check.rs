@@ -1,11 +1,14 @@
 //! Checking an opening file: every line parses, every move is legal, no game
-//! is already over, no opening appears twice (a left-right mirror counts as
-//! the same opening). Streams the file; remembers 16 bytes per opening.
+//! is already over (by the rules judge, with the default rules), no opening
+//! appears twice (a left-right mirror counts as the same opening). Streams the
+//! file; remembers 16 bytes per opening.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead};
+
+use xq_core::rules::Rules;
 
 use super::error::{LineError, OpeningError};
 use super::format::{BookFormat, BookReader};
@@ -26,7 +29,7 @@ pub struct Problem {
 pub enum ProblemKind {
     /// The line does not parse, or a move is illegal.
     Invalid(LineError),
-    /// The final position has no legal move.
+    /// A game from it is over before the first move (see [`GameOver`]).
     GameOver(GameOver),
     /// The same final position as an earlier line.
     Duplicate {
@@ -71,12 +74,15 @@ pub struct CheckSummary {
     pub problems: usize,
 }
 
-/// Remembers the openings seen so far, by [`Opening::canonical_key`].
+/// Remembers the openings seen so far, by [`Opening::canonical_key`], and judges
+/// whether each is already over by the rules a game from it is played by.
 #[derive(Debug, Default)]
 pub struct Checker {
     /// Canonical key -> first line and whether that line's own key was the
     /// mirrored one (16 bytes per entry).
     seen: HashMap<u64, FirstSeen>,
+    /// The default rules unless told otherwise (`openings check` knows no run).
+    rules: Rules,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -90,6 +96,15 @@ impl Checker {
     #[must_use]
     pub fn new() -> Checker {
         Checker::default()
+    }
+
+    /// A checker that judges "already over" by `rules`.
+    #[must_use]
+    pub fn with_rules(rules: Rules) -> Checker {
+        Checker {
+            rules,
+            ..Checker::default()
+        }
     }
 
     /// Checks one valid opening against itself and everything seen before,
@@ -116,7 +131,7 @@ impl Checker {
                 }
             }
         };
-        match opening.game_over() {
+        match opening.game_over(self.rules) {
             Some(over) => Some(ProblemKind::GameOver(over)),
             None => duplicate,
         }

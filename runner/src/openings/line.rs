@@ -100,6 +100,7 @@ fn play_moves(start: Position, texts: &[&str]) -> Result<Opening, LineError> {
 #[cfg(test)]
 mod tests {
     use xq_core::board::{Color, START_FEN};
+    use xq_core::rules::{GameResult, Reason, Rules, Ruleset};
 
     use super::*;
 
@@ -189,16 +190,55 @@ mod tests {
 
     #[test]
     fn game_over_and_mirror_key() {
+        let rules = Rules::default();
         // Two rooks on a9 and a8 mate the bare king on e9.
         let mated = opening("R3k4/R8/9/9/9/9/9/9/9/3K5 b");
         assert!(mated
-            .game_over()
-            .is_some_and(|g| g.in_check && g.loser == Color::Black));
+            .game_over(rules)
+            .is_some_and(|g| g.reason == Reason::Checkmate && g.to_move == Color::Black));
         let start = opening(START_FEN);
-        assert_eq!(start.game_over(), None);
+        assert_eq!(start.game_over(rules), None);
         let left = opening(&format!("{START_FEN} moves h2e2"));
         let right = opening(&format!("{START_FEN} moves b2e2"));
         assert_ne!(left.position().key(), right.position().key());
         assert_eq!(left.canonical_key(), right.canonical_key());
+    }
+
+    #[test]
+    fn an_opening_the_judge_ends_before_the_first_move_is_over() {
+        let rules = Rules::default();
+        let over = |text: &str| opening(text).game_over(rules).map(|g| (g.reason, g.result));
+        // Rook a7-a8 leaves Black's king on d9 no move, not in check: Black loses.
+        assert_eq!(
+            over("3k5/9/R8/9/9/9/9/9/9/4K4 w moves a7a8"),
+            Some((Reason::Stalemate, GameResult::RedWins))
+        );
+        // Both horses out and back twice: the start position for the third time.
+        let twice = "b0c2 b9c7 c2b0 c7b9";
+        let third = format!("{START_FEN} moves {twice} {twice}");
+        assert_eq!(over(&third), Some((Reason::Repetition, GameResult::Draw)));
+        let message = opening(&third).game_over(rules).map(|g| g.to_string());
+        assert_eq!(
+            message.as_deref(),
+            Some("the game is already over: its moves repeat a position (repetition: 1/2-1/2)")
+        );
+        // Twice is not three times, and the computer ruleset waits for a fourth.
+        assert_eq!(over(&format!("{START_FEN} moves {twice}")), None);
+        let computer = Rules::new(Ruleset::Computer);
+        assert_eq!(opening(&third).game_over(computer), None);
+        // Bare kings: nothing left that could ever give mate.
+        assert_eq!(
+            over("3k5/9/9/9/9/9/9/9/9/4K4 w"),
+            Some((Reason::InsufficientMaterial, GameResult::Draw))
+        );
+        // 120 plies without a capture already on the FEN's counter.
+        assert_eq!(
+            over("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 120 61"),
+            Some((Reason::MoveLimit, GameResult::Draw))
+        );
+        assert_eq!(
+            opening("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 120 61").game_over(rules.with_move_limit(0)),
+            None
+        );
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use xq_core::board::{Color, Move, Position};
 use xq_core::movegen;
+use xq_core::rules::{GameRecord, GameResult, Reason, Rules};
 
 use super::fields::quote_value;
 
@@ -29,28 +30,45 @@ pub struct Opening {
     position: Position,
 }
 
-/// How a position ends the game before it starts: the side to move has no
-/// legal move. In Xiangqi that side loses, whether it is in check or not.
+/// How an opening ends the game before the engines play a move, as the rules judge
+/// (`xq_core::rules`) rules on the position after its moves, with the moves before it:
+/// the side to move has no legal move (it loses, in check or not), a position repeated
+/// by the opening's moves, no attacking piece left on either side, or the move limit.
+/// A game from it would be a 0-ply game, so no run plays it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameOver {
-    /// The side to move, which has lost.
-    pub loser: Color,
-    /// Whether it is in check (checkmate) or not (stalemate).
-    pub in_check: bool,
+    /// The side to move in the final position.
+    pub to_move: Color,
+    /// Why the judge ends the game there.
+    pub reason: Reason,
+    /// The result it gives, from Red's side.
+    pub result: GameResult,
 }
 
 impl fmt::Display for GameOver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let how = if self.in_check {
-            "checkmated"
-        } else {
-            "stalemated (no legal move)"
-        };
-        write!(
-            f,
-            "the game is already over: {:?} to move is {how}",
-            self.loser
-        )
+        f.write_str("the game is already over: ")?;
+        let side = self.to_move;
+        match self.reason {
+            Reason::Checkmate => write!(f, "{side:?} to move is checkmated"),
+            Reason::Stalemate => write!(f, "{side:?} to move is stalemated (no legal move)"),
+            Reason::PerpetualCheck | Reason::PerpetualChase | Reason::Repetition => write!(
+                f,
+                "its moves repeat a position ({}: {})",
+                self.reason, self.result
+            ),
+            Reason::InsufficientMaterial => write!(
+                f,
+                "neither side has a rook, horse, cannon or pawn left (insufficient_material: {})",
+                self.result
+            ),
+            Reason::MoveLimit => write!(
+                f,
+                "the move limit of plies without capture is reached (move_limit: {})",
+                self.result
+            ),
+            Reason::Ongoing => f.write_str("ongoing"),
+        }
     }
 }
 
@@ -111,15 +129,23 @@ impl Opening {
         self.position.key().min(self.position.mirrored().key())
     }
 
-    /// `Some` when the final position has no legal move, so no game can be played.
+    /// `Some` when a game from this opening is over before its first move, judged by
+    /// `rules` (the run's; `openings check` takes the default rules) over the start
+    /// position and the opening's moves: the judge the games are played by, so that an
+    /// opening refused here is exactly one that would give a 0-ply game.
     #[must_use]
-    pub fn game_over(&self) -> Option<GameOver> {
-        if movegen::has_legal_move(&self.position) {
-            return None;
+    pub fn game_over(&self, rules: Rules) -> Option<GameOver> {
+        let mut record = GameRecord::new(self.start.clone(), rules);
+        for &m in &self.moves {
+            // The moves were checked when the opening was made; a move the judge
+            // refuses leaves no game to rule on, and the run refuses it as illegal.
+            record.push(m).ok()?;
         }
-        Some(GameOver {
-            loser: self.position.side_to_move(),
-            in_check: movegen::in_check(&self.position),
+        let verdict = record.verdict();
+        verdict.is_final().then(|| GameOver {
+            to_move: self.position.side_to_move(),
+            reason: verdict.reason,
+            result: verdict.result,
         })
     }
 

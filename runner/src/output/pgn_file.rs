@@ -167,9 +167,10 @@ impl<'a> PgnWriter<'a> {
         }
         let number = game_number(entry.pair, entry.game);
         if Some(number) != self.next {
-            // A game written already is a duplicate line; keep only the first. A game
-            // not counted (its partner was not played) is not written at all.
-            if self.next.is_none_or(|n| number > n) && self.games.contains(number) {
+            // A game written already is a duplicate line; keep only the first (once
+            // every game is written, any line is one). A game not counted (its partner
+            // was not played) is not written at all.
+            if self.next.is_some_and(|n| number > n) && self.games.contains(number) {
                 self.early.entry(number).or_insert(offset);
             }
             return;
@@ -290,6 +291,30 @@ mod tests {
         )
         .expect("pgn written");
         assert_eq!(rounds(&dir.join("games.pgn")), ["1.1", "1.2"]);
+    }
+
+    #[test]
+    fn a_line_doubled_after_the_last_game_is_written_once() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let dir = folder.path();
+        let plan = plan_in(dir);
+        let journal_path = dir.join("games.jsonl");
+        let mut journal = Journal::open(&journal_path).expect("journal");
+        let mut finished = FinishedGames::default();
+        for (pair, game) in [(0, 0), (0, 1), (1, 0), (1, 1), (0, 1), (1, 1)] {
+            journal.append(&entry(pair, game)).expect("append");
+            finished.insert(game_number(pair, game));
+        }
+        drop(journal);
+        write_games_pgn(
+            &plan,
+            None,
+            &journal_path,
+            &finished,
+            "2026.12.05".to_owned(),
+        )
+        .expect("pgn written");
+        assert_eq!(rounds(&dir.join("games.pgn")), ["1.1", "1.2", "2.1", "2.2"]);
     }
 
     #[test]

@@ -84,6 +84,7 @@ mod tests {
             start: 0,
             rounds: 1,
             plies: None,
+            rules: xq_core::rules::Rules::default(),
         };
         let book = crate::openings::OpeningBook::load_used(&path, &using)
             .expect_err("the file does not exist");

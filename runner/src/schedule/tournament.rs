@@ -32,6 +32,7 @@ use crate::output::progress::Progress;
 use crate::output::summary::{ratings, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
 use crate::stats::{Estimate, StatsReport};
+use crate::store::belongs::RunGames;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
 use crate::store::layout::{Jobs, Pending};
 use crate::store::meta::{RunMeta, Shard};
@@ -134,6 +135,55 @@ fn identical_games_warning(plan: &Plan) -> Option<&'static str> {
     )
 }
 
+/// The counts of the games in the run's journal, and the length of its complete lines.
+/// Every line must be one of the run's games (this folder's `shard`, the opening
+/// `openings` gives each round): the first that is not refuses the resume, naming it,
+/// before anything is played or written (exit 2); `resume --dry-run` checks the same.
+/// Refusing, rather than skipping the line, keeps a damaged folder as it is for the
+/// user to mend: a skipped line would be played again and then sit in the journal
+/// beside its replacement.
+///
+/// # Errors
+/// [`RunError::Journal`]: the journal cannot be read, or a line is not the run's.
+pub fn played_so_far(
+    plan: &Plan,
+    shard: Option<Shard>,
+    openings: Option<&Schedule>,
+) -> Result<(Tracker, u64), RunError> {
+    let path = plan.output.dir.join(JOURNAL_FILE);
+    let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+    let run = RunGames {
+        jobs: &jobs,
+        names: &names,
+        shard,
+        openings,
+    };
+    let mut tracker = Tracker::new(run.names.to_vec(), plan.pairings.len());
+    let mut line = 0;
+    let mut foreign = None;
+    // The games already played, streamed from the journal into the counts.
+    let good_len = Journal::scan(&path, |_, entry| {
+        // Every complete line before the last is an entry (else the scan fails), so the
+        // entries counted are the lines.
+        line += 1;
+        if foreign.is_some() {
+            return;
+        }
+        match run.check(&entry, tracker.finished()) {
+            Ok(job) => {
+                let (a, b) = plan.pairings[job.pairing];
+                tracker.record(&entry, job.pairing, a, b);
+            }
+            Err(why) => foreign = Some((line, Box::new(why))),
+        }
+    })?;
+    if let Some((line, why)) = foreign {
+        return Err(RunError::Journal(JournalError::Foreign { path, line, why }));
+    }
+    Ok((tracker, good_len))
+}
+
 /// Plays (or resumes, or extends) a local run.
 ///
 /// # Errors
@@ -165,28 +215,8 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         .as_ref()
         .map(|_| FolderLock::take(&dir))
         .transpose()?;
-    let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let mut tracker = Tracker::new(names, plan.pairings.len());
-    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
-    let mut beyond = 0;
-    // The games already played, streamed from the journal into the counts.
-    let good_len = Journal::scan(&journal_path, |_, entry| {
-        if entry.pair >= jobs.total_pairs() {
-            beyond = beyond.max(entry.pair + 1);
-        }
-        let job = jobs.job(entry.pair, entry.game);
-        let (a, b) = plan.pairings[job.pairing];
-        tracker.record(&entry, job.pairing, a, b);
-    })?;
-    if beyond > 0 {
-        return Err(RunError::OutputDir(OutputDirError::Refused {
-            dir: dir.clone(),
-            why: format!(
-                "the run has played pair {beyond} already: it can be extended (--pairs more than {}), not shortened",
-                beyond.div_ceil(plan.pairings.len().max(1) as u64)
-            ),
-        }));
-    }
+    let schedule = openings.as_ref().map(|(_, schedule)| schedule);
+    let (tracker, good_len) = played_so_far(plan, start.shard, schedule)?;
     preflight(plan).await?;
     let mut meta = match resumed {
         Some(meta) => {

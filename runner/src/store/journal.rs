@@ -221,6 +221,15 @@ pub enum JournalError {
         line: usize,
         why: String,
     },
+    /// A line that reads as an entry but is not one of the run's games (see
+    /// [`super::belongs`]): the resume refuses the folder rather than count it.
+    /// Boxed: every result that may carry a journal error pays for its largest variant.
+    #[error("{path}:{line}: not a game of this run: {why}")]
+    Foreign {
+        path: PathBuf,
+        line: usize,
+        why: Box<super::belongs::Foreign>,
+    },
 }
 
 /// An open journal, appending.

@@ -40,6 +40,15 @@ pub struct Shard {
     pub count: u64,
 }
 
+impl Shard {
+    /// Shard `index` of `count` (1-based): the one check of a shard, whether it comes
+    /// from `--shard I/N` or from a `run.json` read back.
+    #[must_use]
+    pub fn new(index: u64, count: u64) -> Option<Shard> {
+        (index >= 1 && index <= count).then_some(Shard { index, count })
+    }
+}
+
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -63,6 +72,10 @@ pub struct RunMeta {
     pub played_s: f64,
 }
 
+/// The most time a run may have played, in seconds (about 31 years): a `run.json` that
+/// says more was not written by a run.
+pub const MAX_PLAYED_S: f64 = 1e9;
+
 /// Why `run.json` cannot be used.
 #[derive(Debug, Error)]
 pub enum MetaError {
@@ -73,6 +86,14 @@ pub enum MetaError {
     },
     #[error("{}: damaged: {why}", .path.display())]
     Damaged { path: PathBuf, why: String },
+    /// A value a run never writes (a hand edit): refused as the command line would
+    /// refuse it.
+    #[error("{}: {key}: {why}", .path.display())]
+    Invalid {
+        path: PathBuf,
+        key: &'static str,
+        why: String,
+    },
     #[error("{}: cannot write: {source}", .path.display())]
     Write {
         path: PathBuf,
@@ -91,10 +112,38 @@ impl RunMeta {
             dir: dir.to_owned(),
             source,
         })?;
-        serde_json::from_str(&text).map_err(|e| MetaError::Damaged {
-            path,
+        let meta: RunMeta = serde_json::from_str(&text).map_err(|e| MetaError::Damaged {
+            path: path.clone(),
             why: e.to_string(),
-        })
+        })?;
+        meta.check()
+            .map_err(|(key, why)| MetaError::Invalid { path, key, why })?;
+        Ok(meta)
+    }
+
+    /// The checks of the values the config does not cover (the config is validated
+    /// when it is parsed, as any config): the shard as `--shard` takes it, and a time
+    /// played that a run can have played.
+    fn check(&self) -> Result<(), (&'static str, String)> {
+        if let Some(s) = self.shard {
+            if Shard::new(s.index, s.count).is_none() {
+                return Err((
+                    "shard",
+                    format!(
+                        "index {} of {}: expected I of N with 1 <= I <= N, as --shard I/N takes it",
+                        s.index, s.count
+                    ),
+                ));
+            }
+        }
+        let played = self.played_s;
+        if !(0.0..=MAX_PLAYED_S).contains(&played) {
+            return Err((
+                "played_s",
+                format!("{played:e}: expected the seconds played, from 0 to {MAX_PLAYED_S:e}"),
+            ));
+        }
+        Ok(())
     }
 
     /// Writes `run.json` into `dir` whole or not at all (a temporary file renamed over
@@ -113,5 +162,42 @@ impl RunMeta {
             serde_json::to_string_pretty(self).map_err(|e| error(std::io::Error::other(e)))?;
         std::fs::write(&temporary, text).map_err(error)?;
         std::fs::rename(&temporary, &path).map_err(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `run.json` of a run with this shard and time played, read back.
+    fn read_with(shard: &str, played_s: &str) -> Result<RunMeta, String> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let text = format!(
+            "{{\"version\": \"0\", \"config_hash\": \"h\", \"config\": \"\", \"shard\": {shard}, \"played_s\": {played_s}}}"
+        );
+        std::fs::write(dir.path().join(RUN_FILE), text).expect("write");
+        RunMeta::read(dir.path()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_hand_edited_shard_or_time_is_refused_naming_the_key() {
+        assert!(read_with("[2, 3]", "12.5").is_ok());
+        assert!(read_with("null", "0").is_ok());
+        for (shard, played, key) in [
+            ("[0, 0]", "1", "shard"),
+            ("[4, 3]", "1", "shard"),
+            ("{\"index\": 0, \"count\": 5}", "1", "shard"),
+            ("null", "-1e308", "played_s"),
+            ("null", "1e308", "played_s"),
+            ("null", "-0.5", "played_s"),
+        ] {
+            let error = read_with(shard, played).expect_err("refused");
+            assert!(
+                error.contains(&format!("run.json: {key}: ")) && !error.contains('\n'),
+                "{shard} {played}: {error}"
+            );
+        }
+        let error = read_with("[4, 3]", "1").expect_err("refused");
+        assert!(error.ends_with("run.json: shard: index 4 of 3: expected I of N with 1 <= I <= N, as --shard I/N takes it"), "{error}");
     }
 }

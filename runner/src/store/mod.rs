@@ -8,12 +8,14 @@
 //! | `layout.rs` | the pairs and games of a run, in play order; the pairs still to play |
 //! | `jsonl.rs` | reading an append-only JSON Lines file whose last line a kill may cut |
 //! | `journal.rs` | one JSON line per finished game: the local store |
+//! | `belongs.rs` | whether a journal line is one of this run's games (checked on resume) |
 //! | `read_ahead.rs` | the journal parsed on a second thread while its entries are used |
 //! | `ending.rs` | how a run ended: status and exit code |
 //! | `finished.rs` | which games have finished, in memory that does not grow |
 //! | `tracker.rs` | the counts of a run (pairs, games, reasons, faults, ratings) |
 //! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
 
+pub mod belongs;
 pub mod ending;
 pub mod finished;
 pub mod journal;

@@ -10,8 +10,8 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::params::{check_all, parse_fishtest, Origin, TuneParam};
-use super::spsa::Schedule;
+use super::params::{check_all, parse_fishtest, short, Origin, TuneParam};
+use super::spsa::{Gains, Schedule};
 use crate::config::locate::{line_at, line_of};
 use crate::config::{ConfigError, Plan};
 
@@ -292,21 +292,49 @@ pub fn parse(
     let alpha = tune.alpha.unwrap_or(Schedule::ALPHA);
     let gamma = tune.gamma.unwrap_or(Schedule::GAMMA);
     let a_ratio = tune.a_ratio.unwrap_or(Schedule::A_RATIO);
-    for (key, value, ok) in [
-        ("alpha", alpha, alpha > 0.0 && alpha.is_finite()),
-        ("gamma", gamma, gamma > 0.0 && gamma.is_finite()),
-        ("A", a_ratio, a_ratio >= 0.0 && a_ratio.is_finite()),
+    // SPSA converges for exponents in (0, 1] (Spall; fishtest: 0.602 and 0.101), and
+    // fishtest's A is a fraction of the iterations (0.1): beyond these the gains
+    // overflow or vanish rather than tune.
+    for (key, value, ok, expected) in [
+        (
+            "alpha",
+            alpha,
+            alpha > 0.0 && alpha <= 1.0,
+            "a number in (0, 1] (fishtest: 0.602)",
+        ),
+        (
+            "gamma",
+            gamma,
+            gamma > 0.0 && gamma <= 1.0,
+            "a number in (0, 1] (fishtest: 0.101)",
+        ),
+        (
+            "A",
+            a_ratio,
+            (0.0..=1.0).contains(&a_ratio),
+            "a fraction of the iterations in [0, 1] (fishtest: 0.1)",
+        ),
     ] {
         if !ok {
             return Err(error(
                 name,
                 line_of(text, &["tune", key]),
                 Some(&format!("tune.{key}")),
-                format!("{value}: expected a positive number"),
+                format!("{}: expected {expected}", short(value)),
             ));
         }
     }
     let schedule = Schedule::new(pairs, alpha, gamma, a_ratio);
+    for p in &params {
+        Gains::new(&schedule, p.min, p.max, p.c_end, p.r_end)
+            .check(&schedule)
+            .map_err(|e| {
+                p.origin().error(format!(
+                    "{}: {e} (c_end or r_end too small or too large)",
+                    p.name
+                ))
+            })?;
+    }
 
     // The rest, read as `run` reads a config: the tune tables commented out (lines stay
     // where they were) and a stand-in second engine after the last line.
@@ -479,6 +507,30 @@ mod tests {
             "{}",
             problem(&unknown)
         );
+        let tiny = config(&PARAM.replace("c_end = 5", "c_end = 1e-300"));
+        assert_eq!(
+            problem(&tiny),
+            "t.toml:11: tune.param.0: X: the gains are not usable numbers at iteration 1: c_k = 1.262e-300, R_k = NaN (c_end or r_end too small or too large)"
+        );
+        let absurd = config(&PARAM.replace("r_end = 0.01", "r_end = 1e308"));
+        assert!(
+            problem(&absurd).starts_with("t.toml:11: tune.param.0: X: r_end 1e308 with c_end 5"),
+            "{}",
+            problem(&absurd)
+        );
+        for (set, key) in [
+            ("alpha = 1e300", "alpha"),
+            ("gamma = 0", "gamma"),
+            ("A = 1e308", "A"),
+            ("alpha = nan", "alpha"),
+        ] {
+            let text = config(&format!("{set}\n{PARAM}"));
+            assert!(
+                problem(&text).starts_with(&format!("t.toml:10: tune.{key}: ")),
+                "{}",
+                problem(&text)
+            );
+        }
         let later = format!("{}\n[output]\ndir = 5\n", config(PARAM));
         assert!(
             problem(&later).starts_with("t.toml:20: output.dir"),

@@ -17,7 +17,7 @@ use tokio::task::JoinSet;
 
 use super::config::TunePlan;
 use super::folder;
-use super::iteration::{apply, assign, play_pair, PairEnd};
+use super::iteration::{assign, play_pair, update, PairEnd};
 use super::journal::{TuneJournal, TUNE_JOURNAL};
 use super::options;
 use super::outputs::TuneSummary;
@@ -191,7 +191,15 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
                 continue;
             }
         };
-        let (after, record) = apply(&a, &names, &gains, &theta, scores);
+        let (after, record) = match update(&a, &names, &gains, &theta, scores) {
+            Ok(updated) => updated,
+            Err(e) => {
+                progress.println(&format!("error: {e}; stopping"));
+                stop.get_or_insert(e.to_string());
+                let _ = state_tx.send(RunState::Stopping);
+                continue;
+            }
+        };
         // The journal first: theta moves on only once the result is on disk.
         if let Err(e) = journal.append(&record) {
             progress.println(&format!("error: {e}; stopping"));

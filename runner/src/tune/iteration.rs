@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use thiserror::Error;
 use tokio::sync::watch;
 use xq_core::board::Color;
 
@@ -60,7 +61,8 @@ pub fn assign(
 }
 
 /// Applies a played iteration to `theta` (theta as it is now, which may have moved
-/// since the iteration was handed out): theta after the update, and the record.
+/// since the iteration was handed out): theta after the update, and the record. The
+/// formula alone: [`update`] adds the check that theta stays a number.
 #[must_use]
 pub fn apply(
     a: &Assignment,
@@ -99,6 +101,49 @@ pub fn apply(
         theta: names.iter().cloned().zip(after.iter().copied()).collect(),
     };
     (after, record)
+}
+
+/// An update that would leave theta without a number: the iteration is an error (the
+/// tune stops, its journal without it), never a theta of NaN that the engines would be
+/// sent as 0.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[error("iteration {k}: {name} would become {value} (theta {theta}, R_k {r_k:.3e}, c_k {c_k:.3e}, result {result}), not a finite number")]
+pub struct NotFinite {
+    pub k: u64,
+    pub name: String,
+    pub value: f64,
+    pub theta: f64,
+    pub r_k: f64,
+    pub c_k: f64,
+    pub result: i32,
+}
+
+/// [`apply`] with the check every update must pass: each parameter's new theta is a
+/// finite number (the inputs are bounded when the tune is read, so this is the last
+/// guard, not the first). A local tune updates through this.
+///
+/// # Errors
+/// [`NotFinite`] for the first parameter whose theta would not be finite.
+pub fn update(
+    a: &Assignment,
+    names: &[String],
+    gains: &[Gains],
+    theta: &[f64],
+    scores: [f64; 2],
+) -> Result<(Vec<f64>, Record), NotFinite> {
+    let (after, record) = apply(a, names, gains, theta, scores);
+    match after.iter().position(|v| !v.is_finite()) {
+        None => Ok((after, record)),
+        Some(i) => Err(NotFinite {
+            k: a.k,
+            name: names.get(i).cloned().unwrap_or_default(),
+            value: after[i],
+            theta: theta.get(i).copied().unwrap_or(f64::NAN),
+            r_k: a.steps.get(i).map_or(f64::NAN, |s| s.r_k),
+            c_k: a.steps.get(i).map_or(f64::NAN, |s| s.c_k),
+            result: record.result,
+        }),
+    }
 }
 
 /// How a pair ended.
@@ -191,5 +236,28 @@ mod tests {
         assert!((after[0] - want).abs() < 1e-12);
         assert!((record.theta["X"] - want).abs() < 1e-12);
         assert_eq!(record.plus["X"], a.plus[0]);
+    }
+
+    #[test]
+    fn an_update_that_would_make_theta_nan_is_an_error() {
+        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let names = vec!["X".to_owned()];
+        // Gains no config passes any more (r_end = 1e308 made a infinite): R_k is
+        // infinite, and a drawn pair multiplies it by 0.
+        let gains = vec![Gains {
+            a: f64::INFINITY,
+            ..Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01)
+        }];
+        let a = assign(3, &schedule, &gains, &[50.0], 1);
+        let (silent, _) = apply(&a, &names, &gains, &[50.0], [0.5, 0.5]);
+        assert!(silent[0].is_nan(), "the formula alone gives NaN");
+        let refused = update(&a, &names, &gains, &[50.0], [0.5, 0.5]);
+        assert!(
+            matches!(&refused, Err(e) if e.k == 1 && e.name == "X" && e.value.is_nan()),
+            "{refused:?}"
+        );
+        let good = vec![Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01)];
+        let a = assign(3, &schedule, &good, &[50.0], 1);
+        assert!(update(&a, &names, &good, &[50.0], [0.5, 0.5]).is_ok());
     }
 }

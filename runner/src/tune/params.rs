@@ -45,6 +45,21 @@ pub struct TuneParam {
     pub origin: Option<Origin>,
 }
 
+/// The largest start, min or max: an engine receives integers, and a `f64` holds every
+/// integer up to 2^53 exactly.
+pub const MAX_ABS_VALUE: f64 = 9_007_199_254_740_992.0;
+
+/// A number short, whatever its size: `0.05`, `8`, `1e308` (`Display` writes 1e308 in
+/// 309 digits).
+#[must_use]
+pub fn short(v: f64) -> String {
+    let text = format!("{v:?}");
+    match text.strip_suffix(".0") {
+        Some(whole) => whole.to_owned(),
+        None => text,
+    }
+}
+
 /// A parameter error: one line naming where the parameter was written.
 pub type ParamError = ConfigError;
 
@@ -86,8 +101,12 @@ impl TuneParam {
         self.origin().error(message)
     }
 
-    /// The checks of one parameter on its own: finite numbers, `min < max`,
-    /// `start` within them, positive `c_end` and `r_end`.
+    /// The checks of one parameter on its own: finite numbers within ±2^53, `min <
+    /// max`, `start` within them, positive `c_end` and `r_end`, a perturbation
+    /// (`c_end`) and a last step (`r_end * c_end`) no wider than the range. Wider
+    /// inputs leave nothing to tune (both sides sit on the bounds, one pair throws
+    /// theta from bound to bound) or overflow: `r_end = 1e308` made theta NaN, played
+    /// as 0 by both sides.
     ///
     /// # Errors
     /// The first check that fails.
@@ -107,6 +126,12 @@ impl TuneParam {
         ] {
             if !v.is_finite() {
                 return Err(self.error(format!("{name}: {what} {v} is not a finite number")));
+            }
+            if what != "r_end" && v.abs() > MAX_ABS_VALUE {
+                return Err(self.error(format!(
+                    "{name}: {what} {} is beyond ±2^53 (an engine option's integer, exact in the tuner's numbers)",
+                    short(v)
+                )));
             }
         }
         if self.min >= self.max {
@@ -131,6 +156,24 @@ impl TuneParam {
             return Err(self.error(format!(
                 "{name}: r_end {} must be positive (the learning rate at the last iteration)",
                 self.r_end
+            )));
+        }
+        let range = self.max - self.min;
+        if self.c_end > range {
+            return Err(self.error(format!(
+                "{name}: c_end {} is wider than the range max - min = {} (both sides would sit on the bounds)",
+                short(self.c_end),
+                short(range)
+            )));
+        }
+        let step = self.r_end * self.c_end;
+        if step > range {
+            return Err(self.error(format!(
+                "{name}: r_end {} with c_end {} moves theta by r_end * c_end = {} for a won pair at the last iteration, more than the range max - min = {}",
+                short(self.r_end),
+                short(self.c_end),
+                short(step),
+                short(range)
             )));
         }
         Ok(())
@@ -255,6 +298,27 @@ mod tests {
         assert!(
             message(&all[3]).is_some_and(|m| m.starts_with("p.txt:4: D: c_end 0 must be positive"))
         );
+        let absurd = parse_fishtest(
+            "p.txt",
+            "A, 1, 0, 2, 1, 1e308\nB, 1, 0, 2, 3, 0.1\nC, 1, -1e300, 2, 1, 0.1\nD, 50, 0, 100, 1e-300, 0.002\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            message(&absurd[0]).as_deref(),
+            Some("p.txt:1: A: r_end 1e308 with c_end 1 moves theta by r_end * c_end = 1e308 for a won pair at the last iteration, more than the range max - min = 2")
+        );
+        assert_eq!(
+            message(&absurd[1]).as_deref(),
+            Some("p.txt:2: B: c_end 3 is wider than the range max - min = 2 (both sides would sit on the bounds)")
+        );
+        assert!(
+            message(&absurd[2])
+                .is_some_and(|m| m.starts_with("p.txt:3: C: min -1e300 is beyond ±2^53")),
+            "{:?}",
+            message(&absurd[2])
+        );
+        // A tiny c_end is refused where the gains are made (see config.rs).
+        assert_eq!(message(&absurd[3]), None);
         let twice = [all[0].clone(), all[4].clone()];
         assert_eq!(
             check_all(&twice).map_err(|e| e.to_string()),

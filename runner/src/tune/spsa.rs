@@ -4,6 +4,7 @@
 //! rounding of the values sent to an engine as integers.
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 use xq_core::rng::SplitMix64;
 
 /// The run-wide constants of SPSA.
@@ -73,11 +74,39 @@ impl Gains {
         self.a / (schedule.big_a + k as f64).powf(schedule.alpha) / (c_k * c_k)
     }
 
+    /// Checks that the gains move theta by finite amounts: `c_k` positive and finite,
+    /// `R_k` positive and finite, and the largest step `R_k * c_k * 2` finite, at the
+    /// first and the last iteration (the ends of the schedule, where an overflow or an
+    /// underflow of the inputs shows: a tiny `c_end` squares to 0 and `R_k` to 0/0).
+    ///
+    /// # Errors
+    /// [`BadGains`] at the first iteration where they are not.
+    pub fn check(&self, schedule: &Schedule) -> Result<(), BadGains> {
+        for k in [1, schedule.iterations.max(1)] {
+            let (c_k, r_k) = (self.c_k(schedule, k), self.r_k(schedule, k));
+            let step = r_k * c_k * 2.0;
+            let positive = |v: f64| v.is_finite() && v > 0.0;
+            if !(positive(c_k) && positive(r_k) && step.is_finite()) {
+                return Err(BadGains { k, c_k, r_k });
+            }
+        }
+        Ok(())
+    }
+
     /// `value` clipped to `[min, max]`.
     #[must_use]
     pub fn clip(&self, value: f64) -> f64 {
         value.clamp(self.min, self.max)
     }
+}
+
+/// Gains that do not move theta by a finite, non-zero amount.
+#[derive(Clone, Copy, Debug, PartialEq, Error)]
+#[error("the gains are not usable numbers at iteration {k}: c_k = {c_k:.3e}, R_k = {r_k:.3e}")]
+pub struct BadGains {
+    pub k: u64,
+    pub c_k: f64,
+    pub r_k: f64,
 }
 
 /// What one iteration plays, for one parameter: fixed when the iteration is handed out.
@@ -277,6 +306,17 @@ mod tests {
         let gains = Gains::new(&schedule, 0.0, 400.0, 10.0, 0.002);
         close("c_N", gains.c_k(&schedule, 2000), 10.0);
         close("R_N", gains.r_k(&schedule, 2000), 0.002);
+    }
+
+    #[test]
+    fn gains_that_overflow_or_underflow_are_refused() {
+        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let gains = |c_end, r_end| Gains::new(&schedule, 0.0, 100.0, c_end, r_end);
+        assert_eq!(gains(5.0, 0.01).check(&schedule), Ok(()));
+        // c_end^2 underflows: a = 0 and c_k^2 = 0, so R_k = 0/0.
+        let tiny = gains(1e-300, 0.002).check(&schedule);
+        assert!(matches!(tiny, Err(BadGains { k: 1, .. })), "{tiny:?}");
+        assert!(gains(5.0, 1e308).check(&schedule).is_err());
     }
 
     #[test]

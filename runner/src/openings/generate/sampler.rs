@@ -15,6 +15,7 @@
 
 use xq_core::board::{Move, Position};
 use xq_core::movegen;
+use xq_core::rules::Rules;
 
 use super::analyst::Analyst;
 use super::choice::{line_seed, pick_distinct, pick_weighted, uniform_in};
@@ -83,7 +84,7 @@ pub async fn sample_line(
     }
     // Every move was legal where it was played (the prefix was checked on load).
     let mut opening = Opening::from_parts(start, moves, position);
-    if opening.game_over().is_some() {
+    if opening.game_over(Rules::default()).is_some() {
         return Ok(LineOutcome::GameOver);
     }
     let judged = analyst
