@@ -16,7 +16,7 @@ use crate::store::pg::tune::TuneDecision;
 use crate::store::pg::Db;
 use crate::tune::config::TunePlan;
 use crate::tune::folder::{TuneMeta, TUNE_RUN};
-use crate::tune::iteration::{apply, Assignment};
+use crate::tune::iteration::{update, Assignment};
 use crate::tune::journal::{Record, TUNE_JOURNAL};
 use crate::tune::outputs::TuneSummary;
 use crate::tune::params::TuneParam;
@@ -200,7 +200,8 @@ impl TuneRun {
         let mut iterations = Vec::with_capacity(played.len());
         let mut records = Vec::with_capacity(played.len());
         for (a, scores) in played {
-            let (after, record) = apply(a, &self.names, &self.gains, &state.theta, *scores);
+            let (after, record) = update(a, &self.names, &self.gains, &state.theta, *scores)
+                .map_err(|e| e.to_string())?;
             state.theta = after;
             iterations.push(a.k);
             records.push(serde_json::to_string(&record).map_err(|e| e.to_string())?);
