@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::Duration;
 
-use common::fleet::{finish, status, submit, text, wait_until, worker};
+use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
 use common::{journal, mainlines, match_config, path, runner, runner_with_env, scratch, timeless};
 use serde_json::Value;
@@ -47,21 +47,6 @@ fn local_games(config: &Path, dir: &Path) -> Vec<(u64, u64, String, String, Stri
     let (code, out, err) = runner(&["run", path(config), "--out", path(dir)]);
     assert_eq!(code, 0, "{out}{err}");
     games(journal(dir))
-}
-
-/// A cluster with the schema made by its owner role and the worker role granted.
-fn fleet() -> Cluster {
-    let cluster = Cluster::start();
-    let (code, out, err) = runner(&[
-        "db",
-        "init",
-        "--db",
-        &cluster.url("xq_owner"),
-        "--worker-role",
-        "xq_worker",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    cluster
 }
 
 /// The run's games through `report --db`, and the folder it wrote.

@@ -11,25 +11,10 @@ mod common;
 
 use std::path::Path;
 
-use common::fleet::{finish, status, submit, text, worker};
+use common::fleet::{finish, fleet, status, submit, text, worker};
 use common::pg::Cluster;
 use common::{journal, mainlines, path, runner, scratch};
 use serde_json::{json, Value};
-
-/// A cluster with the schema made by its owner role and the worker role granted.
-fn fleet() -> Cluster {
-    let cluster = Cluster::start();
-    let (code, out, err) = runner(&[
-        "db",
-        "init",
-        "--db",
-        &cluster.url("xq_owner"),
-        "--worker-role",
-        "xq_worker",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    cluster
-}
 
 /// A match of two instant fault engines at depth 1, `pairs` pairs, with `extra` TOML.
 fn config(dir: &Path, pairs: u32, args_a: &str, extra: &str) -> std::path::PathBuf {

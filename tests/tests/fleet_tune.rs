@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 
-use common::fleet::{finish, status, submit, text, wait_until, worker};
+use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
 use common::{fault_engine, mainlines, runner, scratch};
 use serde_json::Value;
@@ -64,21 +64,6 @@ pairs = {pairs}
     let file = dir.join("tune.toml");
     std::fs::write(&file, text).expect("write config");
     file
-}
-
-/// A cluster with the schema made by its owner role and the worker role granted.
-fn fleet() -> Cluster {
-    let cluster = Cluster::start();
-    let (code, out, err) = runner(&[
-        "db",
-        "init",
-        "--db",
-        &cluster.url("xq_owner"),
-        "--worker-role",
-        "xq_worker",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    cluster
 }
 
 fn number(cluster: &Cluster, sql: &str) -> i64 {

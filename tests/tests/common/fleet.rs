@@ -10,6 +10,21 @@ use serde_json::Value;
 use super::pg::Cluster;
 use super::{bin, path, runner};
 
+/// A cluster with the schema made by its owner role and the worker role granted.
+pub fn fleet() -> Cluster {
+    let cluster = Cluster::start();
+    let (code, out, err) = runner(&[
+        "db",
+        "init",
+        "--db",
+        &cluster.url("xq_owner"),
+        "--worker-role",
+        "xq_worker",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    cluster
+}
+
 /// Submits a config as the owner and returns the run's id.
 pub fn submit(cluster: &Cluster, config: &Path, extra: &[&str]) -> String {
     let url = cluster.url("xq_owner");

@@ -335,6 +335,31 @@ BEGIN
     END IF;
 END $$;
 
+-- The batch p_batch, if p_token holds it: the run locked until the transaction ends
+-- (so that one submit at a time reads and writes it), then the batch; SQLSTATE XQ001
+-- when the token no longer holds it (its lease was lost), XQ002 when the run is closed.
+CREATE FUNCTION xq.held_batch(p_batch bigint, p_token uuid) RETURNS xq.batches
+LANGUAGE plpgsql SET search_path = xq, pg_temp AS $$
+DECLARE
+    b xq.batches%ROWTYPE;
+    r xq.runs%ROWTYPE;
+BEGIN
+    SELECT * INTO b FROM xq.batches WHERE id = p_batch;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'batch % does not exist', p_batch USING ERRCODE = 'XQ001';
+    END IF;
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id FOR UPDATE;
+    SELECT * INTO b FROM xq.batches WHERE id = p_batch FOR UPDATE;
+    IF b.token <> p_token OR b.state <> 'claimed' THEN
+        RAISE EXCEPTION 'batch % is no longer this worker''s (its lease was lost)', p_batch
+            USING ERRCODE = 'XQ001';
+    END IF;
+    IF r.state <> 'open' THEN
+        RAISE EXCEPTION 'run % is %', r.id, r.state USING ERRCODE = 'XQ002';
+    END IF;
+    RETURN b;
+END $$;
+
 -- Raised for a batch whose games the server refuses: nothing of it is stored.
 CREATE FUNCTION xq.refuse_games(p_batch bigint, p_why text) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -369,19 +394,8 @@ DECLARE
     d bigint[];
     ending record;
 BEGIN
-    SELECT * INTO b FROM xq.batches WHERE id = p_batch;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'batch % does not exist', p_batch USING ERRCODE = 'XQ001';
-    END IF;
-    SELECT * INTO r FROM xq.runs WHERE id = b.run_id FOR UPDATE;
-    SELECT * INTO b FROM xq.batches WHERE id = p_batch FOR UPDATE;
-    IF b.token <> p_token OR b.state <> 'claimed' THEN
-        RAISE EXCEPTION 'batch % is no longer this worker''s (its lease was lost)', p_batch
-            USING ERRCODE = 'XQ001';
-    END IF;
-    IF r.state <> 'open' THEN
-        RAISE EXCEPTION 'run % is %', r.id, r.state USING ERRCODE = 'XQ002';
-    END IF;
+    b := xq.held_batch(p_batch, p_token);
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id;
     IF r.kind <> 'match' THEN
         PERFORM xq.refuse_games(p_batch, format('run %s is a %s, not a match', r.id, r.kind));
     END IF;
@@ -475,19 +489,8 @@ DECLARE
     b xq.batches%ROWTYPE;
     r xq.runs%ROWTYPE;
 BEGIN
-    SELECT * INTO b FROM xq.batches WHERE id = p_batch;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'batch % does not exist', p_batch USING ERRCODE = 'XQ001';
-    END IF;
-    SELECT * INTO r FROM xq.runs WHERE id = b.run_id FOR UPDATE;
-    SELECT * INTO b FROM xq.batches WHERE id = p_batch FOR UPDATE;
-    IF b.token <> p_token OR b.state <> 'claimed' THEN
-        RAISE EXCEPTION 'batch % is no longer this worker''s (its lease was lost)', p_batch
-            USING ERRCODE = 'XQ001';
-    END IF;
-    IF r.state <> 'open' THEN
-        RAISE EXCEPTION 'run % is %', r.id, r.state USING ERRCODE = 'XQ002';
-    END IF;
+    b := xq.held_batch(p_batch, p_token);
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id;
     RETURN r.tune::text;
 END $$;
 
@@ -504,15 +507,8 @@ DECLARE
     r xq.runs%ROWTYPE;
     ended boolean;
 BEGIN
-    SELECT * INTO b FROM xq.batches WHERE id = p_batch FOR UPDATE;
-    IF NOT FOUND OR b.token <> p_token OR b.state <> 'claimed' THEN
-        RAISE EXCEPTION 'batch % is no longer this worker''s (its lease was lost)', p_batch
-            USING ERRCODE = 'XQ001';
-    END IF;
-    SELECT * INTO r FROM xq.runs WHERE id = b.run_id FOR UPDATE;
-    IF r.state <> 'open' THEN
-        RAISE EXCEPTION 'run % is %', r.id, r.state USING ERRCODE = 'XQ002';
-    END IF;
+    b := xq.held_batch(p_batch, p_token);
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id;
     IF r.kind <> 'tune' OR p_tune IS NULL THEN
         PERFORM xq.refuse_games(p_batch, format('run %s is not a tune', r.id));
     END IF;
