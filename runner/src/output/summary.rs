@@ -86,7 +86,8 @@ impl RunnerCost {
     }
 }
 
-/// The whole summary.
+/// The whole summary. Every estimate of a pairing without a complete pair (Elo, nElo,
+/// their intervals, LOS, the draw ratio) is undefined: `null` ([`Estimate::reported`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
     pub version: &'static str,
@@ -117,6 +118,8 @@ pub struct Summary {
     pub llr_lower: Option<f64>,
     pub llr_upper: Option<f64>,
     pub verdict: Option<Verdict>,
+    /// Faults per engine in every game recorded, its pair complete or not: the crash
+    /// that stopped a run is here even though no pair of it was counted.
     pub faults: BTreeMap<String, Faults>,
     pub reasons: BTreeMap<String, u64>,
     pub pairings: Vec<PairingLine>,
@@ -158,7 +161,7 @@ pub fn summarize(
     runner: RunnerCost,
 ) -> Summary {
     let first = tracker.tally(0);
-    let estimate = Estimate::new(&first.penta);
+    let estimate = Estimate::reported(&first.penta);
     let report = plan
         .sprt
         .as_ref()
@@ -169,7 +172,7 @@ pub fn summarize(
         .enumerate()
         .map(|(k, &(a, b))| {
             let t = tracker.tally(k);
-            let e = Estimate::new(&t.penta);
+            let e = Estimate::reported(&t.penta);
             PairingLine {
                 first: plan.engines[a].spec.name.clone(),
                 second: plan.engines[b].spec.name.clone(),

@@ -26,7 +26,8 @@ pub fn verdict(plan: &Plan, tracker: &Tracker) -> Option<Ending> {
 #[must_use]
 pub fn when_complete(plan: &Plan, tracker: &Tracker) -> Ending {
     if let Some(min) = plan.gate_min_elo {
-        let e = Estimate::new(&tracker.tally(0).penta);
+        // Without a complete pair the Elo is undefined and the gate is not passed.
+        let e = Estimate::reported(&tracker.tally(0).penta);
         return if e.elo >= min {
             Ending::new("gate passed", exit::OK)
         } else {
@@ -76,4 +77,47 @@ pub fn fault_limit(plan: &Plan, tracker: &Tracker) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{EndReason, Outcome};
+    use crate::store::journal::JournalEntry;
+
+    fn plan(faults: &str) -> Plan {
+        // Any program that exists serves as the engine: nothing is started.
+        let program = std::env::current_exe().expect("test binary");
+        let text = format!(
+            "[tournament]\npairs = 5\n[time]\ndepth = 1\n[faults]\n{faults}\n\
+             [[engine]]\nname = \"a\"\ncommand = [{program:?}]\n\
+             [[engine]]\nname = \"b\"\ncommand = [{program:?}]\n"
+        );
+        crate::config::parse("test.toml", &text, &[])
+            .expect("config")
+            .plan
+    }
+
+    /// A tracker of one game that `a` lost by `reason`, its pair not complete.
+    fn lost_by(reason: EndReason) -> Tracker {
+        let mut tracker = Tracker::new(vec!["a".to_owned(), "b".to_owned()], 1);
+        let entry = JournalEntry {
+            reason,
+            faulted: Some("a".to_owned()),
+            ..JournalEntry::sample(0, 0, Outcome::BlackWins)
+        };
+        tracker.record(&entry, 0, 0, 1);
+        tracker
+    }
+
+    #[test]
+    fn no_complete_pair_passes_no_gate() {
+        let plan = Plan {
+            gate_min_elo: Some(-50.0),
+            ..plan("")
+        };
+        let tracker = lost_by(EndReason::Checkmate);
+        assert_eq!(tracker.pairs(), 0);
+        assert_eq!(when_complete(&plan, &tracker).code, exit::H0);
+    }
 }

@@ -437,8 +437,12 @@ async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicB
 /// Elo and LLR for the progress bar.
 fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
     let tally = tracker.tally(0);
-    let e = Estimate::new(&tally.penta);
-    let mut message = format!("Elo {:.1} +/- {:.1}", e.elo, e.elo_ci95);
+    let e = Estimate::reported(&tally.penta);
+    let mut message = if e.is_undefined() {
+        "Elo n/a (no complete pair yet)".to_owned()
+    } else {
+        format!("Elo {:.1} +/- {:.1}", e.elo, e.elo_ci95)
+    };
     if let Some(report) = plan
         .sprt
         .as_ref()

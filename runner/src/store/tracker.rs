@@ -3,12 +3,14 @@
 //! engine. Its size depends on the engines and the games in flight, not on the number
 //! of games played.
 //!
-//! The pair is the unit everywhere: a game is counted (in the pentanomial and game
-//! counts, the reasons, the faults shown and the rating list) once its partner game has
-//! finished too. A game whose partner was not played (an interrupted run) is held
-//! apart, reported as such once ([`Tracker::unpaired`]), and counted when a resume plays
-//! its partner. Only the fault limits look at every game as it ends
-//! ([`Tracker::live_fault_count`]), since an engine that crashes must stop the run at once.
+//! The pair is the unit of the statistics: a game is counted (in the pentanomial and
+//! game counts, the reasons and the rating list) once its partner game has finished
+//! too. A game whose partner was not played (an interrupted run) is held apart,
+//! reported as such once ([`Tracker::unpaired`]), and counted when a resume plays its
+//! partner. Faults are events, not estimates: they are taken from every game as it ends
+//! ([`Tracker::live_fault_count`], [`Tracker::fault_table`]), since an engine that
+//! crashes must stop the run at once, and the outputs must then show the crash that
+//! stopped it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -47,7 +49,8 @@ pub struct Tracker {
     pub faults: Vec<Faults>,
     /// End reasons of the counted games.
     pub reasons: BTreeMap<String, u64>,
-    /// Faults per engine in every game recorded, paired or not (for the fault limits).
+    /// Faults per engine in every game recorded, paired or not: what the fault limits
+    /// and the outputs count, so that a fault that stopped a run is never hidden.
     live_faults: Vec<Faults>,
     /// Every game recorded, paired or not.
     done: FinishedGames,
@@ -278,15 +281,22 @@ impl Tracker {
 pub struct FaultTable(pub BTreeMap<String, Faults>);
 
 impl Tracker {
-    /// Faults by engine name.
+    /// Faults by engine name in every game recorded, paired or not: a crash that
+    /// stopped a run before its pair was complete is a fault all the same.
     #[must_use]
     pub fn fault_table(&self) -> FaultTable {
         FaultTable(
             self.names
                 .iter()
                 .cloned()
-                .zip(self.faults.iter().cloned())
+                .zip(self.live_faults.iter().cloned())
                 .collect(),
         )
+    }
+
+    /// Faults per engine (config order) in every game recorded, paired or not.
+    #[must_use]
+    pub fn recorded_faults(&self) -> &[Faults] {
+        &self.live_faults
     }
 }

@@ -43,8 +43,11 @@ pub struct Facts<'a> {
     pub reasons: Vec<ReasonCount>,
     /// Fault codes that occur in the run, in [`EndReason`] order.
     pub fault_codes: Vec<&'static str>,
-    /// Per engine (config order): faults by code.
+    /// Per engine (config order): faults by code, in every game recorded (a fault that
+    /// stopped the run before its pair was complete too).
     pub faults: Vec<BTreeMap<String, u64>>,
+    /// Faults in games whose pair is not complete: in `faults`, not in the counts.
+    pub unpaired_faults: u64,
     /// The rating list (more than two engines), best first.
     pub ratings: Vec<RatingLine>,
     /// The SPRT state of the first pairing, if the run has an SPRT.
@@ -74,7 +77,7 @@ impl<'a> Facts<'a> {
                     first: name(a),
                     second: name(b),
                     tally,
-                    estimate: Estimate::new(&tally.penta),
+                    estimate: Estimate::reported(&tally.penta),
                 }
             })
             .collect();
@@ -97,12 +100,16 @@ impl<'a> Facts<'a> {
             })
             .collect();
         reasons.sort_by(|a, b| b.games.cmp(&a.games).then(a.code.cmp(&b.code)));
+        let faults = tracker.recorded_faults().to_vec();
         let fault_codes = EndReason::ALL
             .into_iter()
             .filter(|r| r.is_fault())
             .map(EndReason::code)
-            .filter(|code| tracker.faults.iter().any(|f| f.contains_key(*code)))
+            .filter(|code| faults.iter().any(|f| f.contains_key(*code)))
             .collect();
+        let total =
+            |f: &[BTreeMap<String, u64>]| -> u64 { f.iter().flat_map(|m| m.values()).sum() };
+        let unpaired_faults = total(&faults).saturating_sub(total(&tracker.faults));
         let sprt = match (input.sprt.as_ref(), pairings.first()) {
             (Some(s), Some(p)) => StatsReport::from_tally(&p.tally, s).ok(),
             _ => None,
@@ -112,7 +119,8 @@ impl<'a> Facts<'a> {
         let mean_game_s = replay.duration_ms as f64 / played / 1000.0;
         Facts {
             input,
-            faults: tracker.faults.clone(),
+            faults,
+            unpaired_faults,
             names,
             pairings,
             result_text,

@@ -152,6 +152,16 @@ pub fn signed(v: f64, decimals: usize) -> String {
     }
 }
 
+/// `v` with `decimals` decimals, `n/a` when not finite (an undefined estimate).
+#[must_use]
+pub fn fixed(v: f64, decimals: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.decimals$}")
+    } else {
+        "n/a".to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,5 +173,7 @@ mod tests {
         assert_eq!(signed(-0.001, 1), "0.0");
         assert_eq!(signed(-3.1, 1), "-3.1");
         assert_eq!(signed(f64::NAN, 1), "n/a");
+        assert_eq!(fixed(1199.826, 2), "1199.83");
+        assert_eq!(fixed(f64::NAN, 2), "n/a");
     }
 }
