@@ -7,10 +7,10 @@
 //! game counts, the reasons and the rating list) once its partner game has finished
 //! too. A game whose partner was not played (an interrupted run) is held apart,
 //! reported as such once ([`Tracker::unpaired`]), and counted when a resume plays its
-//! partner. Faults are events, not estimates: they are taken from every game as it ends
-//! ([`Tracker::live_fault_count`], [`Tracker::fault_table`]), since an engine that
-//! crashes must stop the run at once, and the outputs must then show the crash that
-//! stopped it.
+//! partner. Faults and moves over the clock are events, not estimates: they are taken
+//! from every game as it ends ([`Tracker::live_fault_count`], [`Tracker::fault_table`]),
+//! since an engine that crashes must stop the run at once, and the outputs must then
+//! show the crash that stopped it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -18,11 +18,28 @@ use serde::{Deserialize, Serialize};
 
 use super::finished::{game_number, FinishedGames};
 use super::journal::JournalEntry;
-use crate::game::{EndReason, Outcome};
+use crate::game::{EndReason, Outcome, OverClock};
 use crate::stats::{ScoreTable, Tally, WinDrawLoss};
 
 /// Faults of one engine, by reason code.
 pub type Faults = BTreeMap<String, u64>;
+
+/// An engine's moves over its clock in every game recorded: how many games it played,
+/// how many of its moves took longer than the time left, and the time beyond.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OverClockTotal {
+    pub games: u64,
+    pub moves: u64,
+    pub ms: u64,
+}
+
+impl OverClockTotal {
+    fn add(&mut self, game: OverClock) {
+        self.games += 1;
+        self.moves += u64::from(game.moves);
+        self.ms = self.ms.saturating_add(game.ms);
+    }
+}
 
 /// What a game contributes to the counts once its pair is complete.
 #[derive(Clone, Debug)]
@@ -52,6 +69,8 @@ pub struct Tracker {
     /// Faults per engine in every game recorded, paired or not: what the fault limits
     /// and the outputs count, so that a fault that stopped a run is never hidden.
     live_faults: Vec<Faults>,
+    /// Moves over the clock per engine, in every game recorded.
+    pub over_clock: Vec<OverClockTotal>,
     /// Every game recorded, paired or not.
     done: FinishedGames,
 }
@@ -93,6 +112,7 @@ impl Tracker {
             scores: ScoreTable::new(engines),
             faults: vec![Faults::new(); engines],
             live_faults: vec![Faults::new(); engines],
+            over_clock: vec![OverClockTotal::default(); engines],
             ..Tracker::default()
         }
     }
@@ -118,6 +138,16 @@ impl Tracker {
             None
         };
         add_fault(&mut self.live_faults, faulted, entry.reason);
+        let (red, black) = if entry.game == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        for (engine, side) in [(red, entry.over_clock[0]), (black, entry.over_clock[1])] {
+            if let Some(total) = self.over_clock.get_mut(engine) {
+                total.add(side);
+            }
+        }
         let game = Counted {
             score: first_engine_score(entry.result, entry.game == 0),
             reason: entry.reason,
@@ -231,6 +261,9 @@ pub struct Counts {
     pub faults: Vec<Faults>,
     pub reasons: BTreeMap<String, u64>,
     pub live_faults: Vec<Faults>,
+    /// Absent from counts stored before it was kept.
+    #[serde(default)]
+    pub over_clock: Vec<OverClockTotal>,
 }
 
 impl Tracker {
@@ -243,6 +276,7 @@ impl Tracker {
             faults: self.faults.clone(),
             reasons: self.reasons.clone(),
             live_faults: self.live_faults.clone(),
+            over_clock: self.over_clock.clone(),
         }
     }
 
@@ -262,6 +296,9 @@ impl Tracker {
         }
         if counts.live_faults.len() == tracker.live_faults.len() {
             tracker.live_faults = counts.live_faults;
+        }
+        if counts.over_clock.len() == tracker.over_clock.len() {
+            tracker.over_clock = counts.over_clock;
         }
         tracker.reasons = counts.reasons;
         tracker
