@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::over_clock::{self, base_time, OverClockLine};
 use crate::config::{Plan, TournamentKind};
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
 use crate::store::ending::Ending;
@@ -121,6 +122,8 @@ pub struct Summary {
     /// Faults per engine in every game recorded, its pair complete or not: the crash
     /// that stopped a run is here even though no pair of it was counted.
     pub faults: BTreeMap<String, Faults>,
+    /// Per engine, its moves over its clock and the time beyond it.
+    pub over_clock: BTreeMap<String, OverClockLine>,
     pub reasons: BTreeMap<String, u64>,
     pub pairings: Vec<PairingLine>,
     pub ratings: Vec<RatingLine>,
@@ -148,6 +151,17 @@ pub fn ratings(tracker: &Tracker) -> Vec<RatingLine> {
             points: r.points,
         })
         .collect()
+}
+
+/// Every engine's moves over its clock, in config order.
+#[must_use]
+pub fn over_clock_lines(plan: &Plan, tracker: &Tracker) -> Vec<(String, OverClockLine)> {
+    let bases: Vec<_> = plan
+        .engines
+        .iter()
+        .map(|e| base_time(e.time_control))
+        .collect();
+    over_clock::lines(tracker.names(), &tracker.over_clock, &bases)
 }
 
 /// Builds the summary of a run.
@@ -218,6 +232,7 @@ pub fn summarize(
         llr_upper: report.as_ref().map(|r| r.llr_upper),
         verdict: report.as_ref().map(|r| r.verdict),
         faults: tracker.fault_table().0,
+        over_clock: over_clock_lines(plan, tracker).into_iter().collect(),
         reasons: tracker.reasons.clone(),
         pairings,
         ratings: ratings(tracker),

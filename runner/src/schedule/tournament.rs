@@ -28,8 +28,9 @@ use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
 use crate::openings::{OpeningBook, Schedule};
 use crate::output::files::{today, FilesError, RunFiles};
+use crate::output::over_clock;
 use crate::output::progress::Progress;
-use crate::output::summary::{ratings, RunnerCost};
+use crate::output::summary::{over_clock_lines, ratings, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
 use crate::stats::{Estimate, StatsReport};
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
@@ -456,10 +457,11 @@ fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
     message
 }
 
-/// The result block (match) or the rating table (more engines).
+/// The result block (match) or the rating table (more engines), then the engines'
+/// moves over their clocks, if any went over.
 #[must_use]
 pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
-    match plan.kind {
+    let block = match plan.kind {
         TournamentKind::Match => {
             let names = (
                 plan.engines[0].spec.name.as_str(),
@@ -470,5 +472,6 @@ pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
         TournamentKind::Gauntlet | TournamentKind::RoundRobin | TournamentKind::Ladder => {
             rating_table(&ratings(tracker))
         }
-    }
+    };
+    block + &over_clock::text(&over_clock_lines(plan, tracker))
 }

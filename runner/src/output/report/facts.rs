@@ -8,6 +8,7 @@ use super::input::RunInput;
 use super::series::{Point, Replay};
 use crate::config::TournamentKind;
 use crate::game::EndReason;
+use crate::output::over_clock::{self, OverClockLine};
 use crate::output::summary::{ratings, RatingLine};
 use crate::output::text::{rating_table, result_block};
 use crate::stats::{Estimate, StatsReport, Tally};
@@ -48,6 +49,10 @@ pub struct Facts<'a> {
     pub faults: Vec<BTreeMap<String, u64>>,
     /// Faults in games whose pair is not complete: in `faults`, not in the counts.
     pub unpaired_faults: u64,
+    /// Per engine (config order): its moves over its clock.
+    pub over_clock: Vec<(String, OverClockLine)>,
+    /// Whether any engine plays on a clock (else there is no clock to go over).
+    pub clocked: bool,
     /// The rating list (more than two engines), best first.
     pub ratings: Vec<RatingLine>,
     /// The SPRT state of the first pairing, if the run has an SPRT.
@@ -84,11 +89,22 @@ impl<'a> Facts<'a> {
         let multi = input.kind != TournamentKind::Match;
         let mut rating_lines = if multi { ratings(tracker) } else { Vec::new() };
         rating_lines.sort_by(|a, b| b.elo.total_cmp(&a.elo));
-        let result_text = match pairings.first() {
+        let bases: Vec<_> = (0..names.len())
+            .map(|i| {
+                input
+                    .settings
+                    .as_ref()
+                    .and_then(|s| s.engines.get(i))
+                    .and_then(|e| e.base)
+            })
+            .collect();
+        let over_clock = over_clock::lines(&names, &tracker.over_clock, &bases);
+        let mut result_text = match pairings.first() {
             _ if multi => rating_table(&rating_lines),
             Some(p) => result_block((&p.first, &p.second), &p.tally, input.sprt.as_ref()),
             None => String::new(),
         };
+        result_text.push_str(&over_clock::text(&over_clock));
         let mut reasons: Vec<ReasonCount> = tracker
             .reasons
             .iter()
@@ -121,6 +137,8 @@ impl<'a> Facts<'a> {
             input,
             faults,
             unpaired_faults,
+            clocked: bases.iter().any(Option::is_some),
+            over_clock,
             names,
             pairings,
             result_text,

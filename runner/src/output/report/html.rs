@@ -418,6 +418,7 @@ pub fn page(f: &Facts<'_>) -> String {
     } else {
         let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>Faults per engine</h2>{}</section><section class=\"card\"><h2>Engines</h2>{}</section></div>", faults_table(f), engines_table(f));
     }
+    out.push_str(&super::over_clock_html::over_clock_card(f));
     let _ = write!(
         out,
         "<section class=\"card\"><details><summary>Configuration (run.json)</summary><pre class=\"config\">{}</pre></details></section>\n\

@@ -22,6 +22,7 @@
 //! | `svg.rs`, `charts.rs` | hand-written SVG and the four charts |
 //! | `html.rs`, `style.css` | the page |
 //! | `games_html.rs` | the page's table of games and their PGN |
+//! | `over_clock_html.rs` | the page's card of moves over the clock |
 //! | `markdown.rs` | `summary.md` |
 
 mod charts;
@@ -31,6 +32,7 @@ mod games_html;
 mod html;
 mod input;
 mod markdown;
+mod over_clock_html;
 pub mod series;
 mod svg;
 
