@@ -4,7 +4,7 @@
 
 use xq_core::board::{Move, START_FEN};
 use xq_runner::client::Score;
-use xq_runner::game::{EndReason, Outcome, PlayedGame, PlayedMove};
+use xq_runner::game::{EndReason, Outcome, OverClock, PlayedGame, PlayedMove};
 use xq_runner::store::journal::JournalEntry;
 
 fn played(nodes: [Option<u64>; 2]) -> PlayedGame {
@@ -28,6 +28,7 @@ fn played(nodes: [Option<u64>; 2]) -> PlayedGame {
         reason: EndReason::Repetition,
         faulted: None,
         detail: None,
+        over_clock: [OverClock { moves: 2, ms: 70 }, OverClock::default()],
     }
 }
 

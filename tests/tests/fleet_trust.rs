@@ -192,6 +192,10 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
             "plies, duration_ms and opening must be whole numbers",
             batch_games(&mallory, |g| g[3]["plies"] = json!(-1)),
         ),
+        (
+            "over_clock must be Red's and Black's",
+            batch_games(&mallory, |g| g[2]["over_clock"] = json!("a lot")),
+        ),
     ];
     for (why, entries) in &forgeries {
         let err = submit_as_worker(&cluster, &mallory, &mallory.token, entries);

@@ -2,6 +2,7 @@
 //! rejected, then a validated [`Plan`]), with `--set key=value` overrides. Every error
 //! names the file, the line and the key.
 
+mod fault_kind;
 pub mod locate;
 mod overrides;
 mod pgn;
@@ -12,6 +13,7 @@ mod validate;
 use std::fmt;
 use std::path::Path;
 
+pub use fault_kind::FaultKind;
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
 pub use pgn::{MoveFormat, PgnExtras};
 pub use plan::{

@@ -60,6 +60,9 @@ pub struct RawTime {
     pub nodes: Option<u64>,
     /// Extra time a move may take beyond the clock (pipe latency), e.g. `"50ms"`.
     pub margin: Option<String>,
+    /// `clamp` (the overshoot within the margin is forgiven, as fastchess does) or
+    /// `cumulative` (it is owed).
+    pub margin_mode: Option<String>,
 }
 
 /// `[openings]`

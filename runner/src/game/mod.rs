@@ -7,6 +7,6 @@ pub mod play;
 pub mod time_control;
 
 pub use adjudication::{Adjudged, Adjudicator, DrawRule, ResignRule};
-pub use outcome::{EndReason, Outcome, PlayedGame, PlayedMove};
+pub use outcome::{EndReason, Outcome, OverClock, PlayedGame, PlayedMove};
 pub use play::{play_game, GameSettings, GameStart, Player, StartError};
-pub use time_control::{parse_duration, Clock, TimeControl, TimeControlError};
+pub use time_control::{parse_duration, Clock, MarginMode, TimeControl, TimeControlError};

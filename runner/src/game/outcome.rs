@@ -183,6 +183,23 @@ pub struct PlayedMove {
     pub seldepth: Option<u32>,
 }
 
+/// The moves of one side that took longer than the time left on its clock, and the
+/// time they took beyond it: what a clamped clock forgives, up to the margin a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OverClock {
+    pub moves: u32,
+    /// The time beyond the clock, summed over those moves.
+    pub ms: u64,
+}
+
+impl OverClock {
+    /// No move over the clock.
+    #[must_use]
+    pub fn is_zero(&self) -> bool {
+        self.moves == 0 && self.ms == 0
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedGame {
@@ -199,6 +216,8 @@ pub struct PlayedGame {
     pub faulted: Option<Color>,
     /// A human-readable detail: the illegal move, the exit status, the rule.
     pub detail: Option<String>,
+    /// Moves over the clock, Red's then Black's.
+    pub over_clock: [OverClock; 2],
 }
 
 impl PlayedGame {

@@ -14,8 +14,8 @@ use xq_core::notation::parse_coords;
 use xq_core::rules::{GameRecord, GameResult, Rules};
 
 use super::adjudication::{Adjudged, Adjudicator, DrawRule, ResignRule};
-use super::outcome::{EndReason, Outcome, PlayedGame, PlayedMove};
-use super::time_control::{Clock, TimeControl};
+use super::outcome::{EndReason, Outcome, OverClock, PlayedGame, PlayedMove};
+use super::time_control::{Clock, MarginMode, TimeControl};
 use crate::client::{Answer, EngineError, EngineSession, GoClock, GoLimit};
 
 /// The rules and limits of every game of a run.
@@ -24,6 +24,8 @@ pub struct GameSettings {
     pub rules: Rules,
     /// Extra time a move may take beyond the clock before it loses (pipe latency).
     pub time_margin: Duration,
+    /// Whether the time taken within the margin is forgiven or owed.
+    pub margin_mode: MarginMode,
     /// Send `banmoves` (UCCI) for moves that would complete a forbidden perpetual.
     pub banmoves: bool,
     pub draw: Option<DrawRule>,
@@ -37,6 +39,7 @@ impl Default for GameSettings {
         GameSettings {
             rules: Rules::default(),
             time_margin: Duration::from_millis(50),
+            margin_mode: MarginMode::Clamp,
             banmoves: true,
             draw: None,
             resign: None,
@@ -78,6 +81,8 @@ struct Table {
     game: PlayedGame,
     /// Things an engine did that did not end the game but belong in its detail.
     notes: Vec<String>,
+    /// Per side: moves over the clock and the time beyond it (kept exact until the end).
+    beyond: [(u32, Duration); 2],
 }
 
 impl Table {
@@ -91,6 +96,10 @@ impl Table {
         self.game.outcome = outcome;
         self.game.reason = reason;
         self.game.faulted = faulted;
+        self.game.over_clock = self.beyond.map(|(moves, time)| OverClock {
+            moves,
+            ms: u64::try_from(time.as_millis()).unwrap_or(u64::MAX),
+        });
         self.game.detail = detail
             .into_iter()
             .chain(self.notes)
@@ -142,8 +151,10 @@ pub async fn play_game(
             reason: EndReason::MaxPlies,
             faulted: None,
             detail: None,
+            over_clock: [OverClock::default(); 2],
         },
         notes: Vec::new(),
+        beyond: [(0, Duration::ZERO); 2],
     };
     for (index, &mv) in start.moves.iter().enumerate() {
         if !table.play(mv) {
@@ -153,7 +164,8 @@ pub async fn play_game(
             });
         }
     }
-    let mut clocks = [Clock::new(red.time_control), Clock::new(black.time_control)];
+    let mut clocks = [red.time_control, black.time_control]
+        .map(|control| Clock::with_mode(control, settings.margin_mode));
     let mut engines = [red.engine, black.engine];
     for color in Color::ALL {
         if let Err(e) = engines[color.index()].new_game().await {
@@ -229,11 +241,17 @@ pub async fn play_game(
             ));
         }
         if clock.flag_fell(thought.elapsed, settings.time_margin) {
-            let detail = format!(
+            let mut detail = format!(
                 "answered after {} ms with {} ms left",
                 thought.elapsed.as_millis(),
                 clock.left().unwrap_or_default().as_millis()
             );
+            if !clock.owed().is_zero() {
+                detail.push_str(&format!(
+                    " and {} ms owed from earlier moves (time.margin_mode = \"cumulative\")",
+                    clock.owed().as_millis()
+                ));
+            }
             return Ok(table.finish(
                 Outcome::loss_for(side),
                 EndReason::TimeForfeit,
@@ -276,7 +294,12 @@ pub async fn play_game(
             ));
         };
         table.play(mv);
-        clocks[side.index()].charge(thought.elapsed);
+        let beyond = clocks[side.index()].charge(thought.elapsed);
+        if !beyond.is_zero() {
+            let (moves, time) = &mut table.beyond[side.index()];
+            *moves += 1;
+            *time += beyond;
+        }
         let info = thought.last_scored.as_ref();
         table.game.moves.push(PlayedMove {
             mv,
@@ -321,6 +344,7 @@ fn go_limit(
     match own.control() {
         TimeControl::Clock { .. } => {
             let left = own.left().unwrap_or_default();
+            let deadline = own.deadline(margin).unwrap_or_default();
             let clock = GoClock {
                 own_time: left,
                 own_increment: own.increment(),
@@ -329,7 +353,7 @@ fn go_limit(
                 moves_to_go: own.moves_to_go(),
                 red_to_move: side == Color::Red,
             };
-            (GoLimit::Clock(clock), Some(left + margin))
+            (GoLimit::Clock(clock), Some(deadline))
         }
         TimeControl::MoveTime(t) => (GoLimit::MoveTime(t), Some(t + margin)),
         TimeControl::Depth(d) => (GoLimit::Depth(d), None),

@@ -147,19 +147,52 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// What happens to the time a move takes beyond the clock (within the margin).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MarginMode {
+    /// The clock stops at zero: the overshoot is forgotten, so an engine may take up to
+    /// the margin beyond its clock on every move. fastchess does the same; the default,
+    /// so that results compare with fastchess's.
+    #[default]
+    Clamp,
+    /// The overshoot is owed: the clock goes below zero and the flag falls once it is
+    /// below minus the margin, as a real clock's would.
+    Cumulative,
+}
+
+impl MarginMode {
+    /// The names the config takes, with their modes.
+    pub const NAMES: [(&'static str, MarginMode); 2] = [
+        ("clamp", MarginMode::Clamp),
+        ("cumulative", MarginMode::Cumulative),
+    ];
+}
+
 /// One side's clock during a game.
+///
+/// The time left is `left - owed`: `owed` is the overshoot a [`MarginMode::Cumulative`]
+/// clock carries below zero (at most one of the two is non-zero; a clamped clock never
+/// owes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
+    mode: MarginMode,
     left: Duration,
+    owed: Duration,
     /// Moves played in the current period.
     played_in_period: u32,
 }
 
 impl Clock {
-    /// A full clock at the start of the game.
+    /// A full clock at the start of the game, clamped at zero.
     #[must_use]
     pub fn new(control: TimeControl) -> Clock {
+        Clock::with_mode(control, MarginMode::Clamp)
+    }
+
+    /// A full clock at the start of the game, its overshoot handled by `mode`.
+    #[must_use]
+    pub fn with_mode(control: TimeControl, mode: MarginMode) -> Clock {
         let left = match control {
             TimeControl::Clock { base, .. } => base,
             TimeControl::MoveTime(t) => t,
@@ -167,7 +200,9 @@ impl Clock {
         };
         Clock {
             control,
+            mode,
             left,
+            owed: Duration::ZERO,
             played_in_period: 0,
         }
     }
@@ -178,10 +213,27 @@ impl Clock {
         self.control
     }
 
-    /// Time left for the current move or period (`None` without a clock).
+    /// Time left for the current move or period (`None` without a clock); zero while a
+    /// cumulative clock is below zero (what an engine is told: no protocol sends a
+    /// negative time).
     #[must_use]
     pub fn left(&self) -> Option<Duration> {
         self.control.is_clock().then_some(self.left)
+    }
+
+    /// The time a cumulative clock is below zero.
+    #[must_use]
+    pub fn owed(&self) -> Duration {
+        self.owed
+    }
+
+    /// How long the side may think before its flag falls: the time left and the margin,
+    /// less what the clock owes (`None` without a clock).
+    #[must_use]
+    pub fn deadline(&self, margin: Duration) -> Option<Duration> {
+        self.control
+            .is_clock()
+            .then(|| (self.left + margin).saturating_sub(self.owed))
     }
 
     /// Moves to play before the next period, if the clock has periods.
@@ -205,26 +257,49 @@ impl Clock {
     /// Whether a move that took `elapsed` lost on time, allowing `margin` for the pipes.
     #[must_use]
     pub fn flag_fell(&self, elapsed: Duration, margin: Duration) -> bool {
-        self.control.is_clock() && elapsed > self.left + margin
+        self.deadline(margin).is_some_and(|d| elapsed > d)
     }
 
     /// Charges a move: time taken, increment added, a new period's time when one starts.
-    pub fn charge(&mut self, elapsed: Duration) {
+    /// Returns the part of `elapsed` beyond the time that was left (zero when the move
+    /// was within the clock): the overshoot a clamped clock forgives.
+    pub fn charge(&mut self, elapsed: Duration) -> Duration {
+        let beyond = if self.control.is_clock() {
+            elapsed.saturating_sub(self.left)
+        } else {
+            Duration::ZERO
+        };
         match self.control {
             TimeControl::Clock {
                 moves,
                 base,
                 increment,
             } => {
-                self.left = self.left.saturating_sub(elapsed) + increment;
+                self.take(elapsed);
+                self.give(increment);
                 self.played_in_period += 1;
                 if moves.is_some_and(|m| self.played_in_period.is_multiple_of(m)) {
-                    self.left += base;
+                    self.give(base);
                 }
             }
             TimeControl::MoveTime(t) => self.left = t,
             TimeControl::Depth(_) | TimeControl::Nodes(_) => {}
         }
+        beyond
+    }
+
+    fn take(&mut self, time: Duration) {
+        let short = time.saturating_sub(self.left);
+        self.left = self.left.saturating_sub(time);
+        if self.mode == MarginMode::Cumulative {
+            self.owed += short;
+        }
+    }
+
+    fn give(&mut self, time: Duration) {
+        let repaid = time.min(self.owed);
+        self.owed -= repaid;
+        self.left += time - repaid;
     }
 }
 
@@ -286,5 +361,38 @@ mod tests {
         let depth = Clock::new(TimeControl::Depth(3));
         assert_eq!(depth.left(), None);
         assert!(!depth.flag_fell(ms(99_999), ms(0)));
+    }
+
+    /// An engine that answers 45 ms after its clock runs out, at 1+0 with a 100 ms
+    /// margin: how many of its moves stand before its flag falls.
+    fn moves_before_the_flag(mode: MarginMode) -> (u32, Duration) {
+        let mut clock = Clock::with_mode(TimeControl::parse("1+0").expect("tc"), mode);
+        let mut beyond = Duration::ZERO;
+        for played in 0..30 {
+            let elapsed = clock.left().unwrap_or_default() + ms(45);
+            if clock.flag_fell(elapsed, ms(100)) {
+                return (played, beyond);
+            }
+            beyond += clock.charge(elapsed);
+        }
+        (30, beyond)
+    }
+
+    #[test]
+    fn a_clamped_clock_forgives_the_overshoot_a_cumulative_one_carries_it() {
+        // Clamped: every move is 45 ms over, none loses, 30 x 45 ms taken beyond.
+        assert_eq!(moves_before_the_flag(MarginMode::Clamp), (30, ms(1350)));
+        // Cumulative: owed 45, then 90, then 135 > 100: the third move loses.
+        assert_eq!(moves_before_the_flag(MarginMode::Cumulative), (2, ms(90)));
+        let mut clock = Clock::with_mode(
+            TimeControl::parse("1+0.05").expect("tc"),
+            MarginMode::Cumulative,
+        );
+        assert_eq!(clock.charge(ms(1080)), ms(80));
+        // 80 owed, 50 of it repaid by the increment.
+        assert_eq!((clock.left(), clock.owed()), (Some(ms(0)), ms(30)));
+        assert_eq!(clock.deadline(ms(100)), Some(ms(70)));
+        assert_eq!(clock.charge(ms(10)), ms(10));
+        assert_eq!((clock.left(), clock.owed()), (Some(ms(10)), ms(0)));
     }
 }

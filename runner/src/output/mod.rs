@@ -2,6 +2,7 @@
 //! progress display, and the files a run leaves when it ends.
 
 pub mod files;
+pub mod over_clock;
 pub mod pgn;
 pub mod pgn_comment;
 pub mod pgn_file;

@@ -236,6 +236,7 @@ mod tests {
             reason,
             faulted: None,
             detail: detail.map(str::to_owned),
+            over_clock: Default::default(),
         }
     }
 

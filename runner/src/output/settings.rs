@@ -5,7 +5,9 @@
 //! same in the same words.
 
 use std::path::Path;
+use std::time::Duration;
 
+use super::over_clock::base_time;
 use crate::config::{Plan, RawConfig};
 use crate::game::TimeControl;
 use crate::openings::Order;
@@ -22,6 +24,9 @@ pub struct EngineSettings {
     pub time_control: String,
     /// The value of the engine's hash option (`hashsize` in UCCI, `Hash` in UCI), in MB.
     pub hash: Option<String>,
+    /// The time a game gives it, which its moves over the clock are measured against
+    /// ([`base_time`]); `None` without a clock or when unknown.
+    pub base: Option<Duration>,
 }
 
 /// The settings of every engine of a run and its openings.
@@ -70,6 +75,16 @@ fn time_text(
         .or_else(|| nodes.map(|n| TimeControl::Nodes(n).to_string()))
 }
 
+/// The [`base_time`] of a `[time]` table's clock or time per move, if it reads.
+fn clock_base(tc: Option<&String>, movetime: Option<&String>) -> Option<Duration> {
+    let control = match (tc, movetime) {
+        (Some(tc), _) => TimeControl::parse(tc).ok()?,
+        (None, Some(m)) => TimeControl::MoveTime(crate::game::parse_duration(m).ok()?),
+        (None, None) => return None,
+    };
+    base_time(control)
+}
+
 fn order_name(order: Order) -> &'static str {
     match order {
         Order::Sequential => "sequential",
@@ -88,6 +103,7 @@ impl RunSettings {
                 .map(|e| EngineSettings {
                     name: e.spec.name.clone(),
                     time_control: e.time_control.to_string(),
+                    base: base_time(e.time_control),
                     hash: hash_option(e.spec.options.iter().map(|(k, v)| (k.as_str(), v.clone()))),
                 })
                 .collect(),
@@ -104,14 +120,20 @@ impl RunSettings {
     pub fn from_config(config: &RawConfig, names: &[String]) -> RunSettings {
         let t = &config.time;
         let global = time_text(t.tc.as_ref(), t.movetime.as_ref(), t.depth, t.nodes);
+        let global_base = clock_base(t.tc.as_ref(), t.movetime.as_ref());
         let engines = names
             .iter()
             .enumerate()
             .map(|(i, name)| {
                 let raw = config.engines.get(i);
-                let own = raw
-                    .and_then(|e| e.time.as_ref())
+                let own_time = raw.and_then(|e| e.time.as_ref());
+                let own = own_time
                     .and_then(|t| time_text(t.tc.as_ref(), t.movetime.as_ref(), t.depth, t.nodes));
+                // An engine's own `time` table replaces the global limit, clock or not.
+                let base = match own_time {
+                    Some(t) => clock_base(t.tc.as_ref(), t.movetime.as_ref()),
+                    None => global_base,
+                };
                 let options = raw.into_iter().flat_map(|e| {
                     e.options.iter().map(|(k, v)| {
                         let text = match v {
@@ -127,6 +149,7 @@ impl RunSettings {
                         .or_else(|| global.clone())
                         .unwrap_or_else(|| "?".to_owned()),
                     hash: hash_option(options),
+                    base,
                 }
             })
             .collect();

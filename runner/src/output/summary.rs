@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::over_clock::{self, base_time, OverClockLine};
 use crate::config::{Plan, TournamentKind};
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
 use crate::store::ending::Ending;
@@ -86,7 +87,8 @@ impl RunnerCost {
     }
 }
 
-/// The whole summary.
+/// The whole summary. Every estimate of a pairing without a complete pair (Elo, nElo,
+/// their intervals, LOS, the draw ratio) is undefined: `null` ([`Estimate::reported`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
     pub version: &'static str,
@@ -117,7 +119,11 @@ pub struct Summary {
     pub llr_lower: Option<f64>,
     pub llr_upper: Option<f64>,
     pub verdict: Option<Verdict>,
+    /// Faults per engine in every game recorded, its pair complete or not: the crash
+    /// that stopped a run is here even though no pair of it was counted.
     pub faults: BTreeMap<String, Faults>,
+    /// Per engine, its moves over its clock and the time beyond it.
+    pub over_clock: BTreeMap<String, OverClockLine>,
     pub reasons: BTreeMap<String, u64>,
     pub pairings: Vec<PairingLine>,
     pub ratings: Vec<RatingLine>,
@@ -147,6 +153,17 @@ pub fn ratings(tracker: &Tracker) -> Vec<RatingLine> {
         .collect()
 }
 
+/// Every engine's moves over its clock, in config order.
+#[must_use]
+pub fn over_clock_lines(plan: &Plan, tracker: &Tracker) -> Vec<(String, OverClockLine)> {
+    let bases: Vec<_> = plan
+        .engines
+        .iter()
+        .map(|e| base_time(e.time_control))
+        .collect();
+    over_clock::lines(tracker.names(), &tracker.over_clock, &bases)
+}
+
 /// Builds the summary of a run.
 #[must_use]
 pub fn summarize(
@@ -158,7 +175,7 @@ pub fn summarize(
     runner: RunnerCost,
 ) -> Summary {
     let first = tracker.tally(0);
-    let estimate = Estimate::new(&first.penta);
+    let estimate = Estimate::reported(&first.penta);
     let report = plan
         .sprt
         .as_ref()
@@ -169,7 +186,7 @@ pub fn summarize(
         .enumerate()
         .map(|(k, &(a, b))| {
             let t = tracker.tally(k);
-            let e = Estimate::new(&t.penta);
+            let e = Estimate::reported(&t.penta);
             PairingLine {
                 first: plan.engines[a].spec.name.clone(),
                 second: plan.engines[b].spec.name.clone(),
@@ -215,6 +232,7 @@ pub fn summarize(
         llr_upper: report.as_ref().map(|r| r.llr_upper),
         verdict: report.as_ref().map(|r| r.verdict),
         faults: tracker.fault_table().0,
+        over_clock: over_clock_lines(plan, tracker).into_iter().collect(),
         reasons: tracker.reasons.clone(),
         pairings,
         ratings: ratings(tracker),

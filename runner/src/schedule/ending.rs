@@ -2,9 +2,8 @@
 //! one (whose counts sit in the database) end the same way: an SPRT verdict, the
 //! regression gate, too many faults of one engine, or every pair played.
 
-use crate::config::Plan;
+use crate::config::{FaultKind, Plan};
 use crate::exit;
-use crate::game::EndReason;
 use crate::stats::{Estimate, StatsReport, Verdict};
 // The type is the store's (the outputs write it); the old path stays for the callers.
 pub use crate::store::ending::Ending;
@@ -26,7 +25,8 @@ pub fn verdict(plan: &Plan, tracker: &Tracker) -> Option<Ending> {
 #[must_use]
 pub fn when_complete(plan: &Plan, tracker: &Tracker) -> Ending {
     if let Some(min) = plan.gate_min_elo {
-        let e = Estimate::new(&tracker.tally(0).penta);
+        // Without a complete pair the Elo is undefined and the gate is not passed.
+        let e = Estimate::reported(&tracker.tally(0).penta);
         return if e.elo >= min {
             Ending::new("gate passed", exit::OK)
         } else {
@@ -41,39 +41,82 @@ pub fn when_complete(plan: &Plan, tracker: &Tracker) -> Ending {
 }
 
 /// Whether an engine has more faults than the config allows, in every game recorded
-/// (paired or not): the reason to abort, naming the engine and the key.
+/// (paired or not): the reason to abort, naming the engine and the key. Which limit a
+/// fault counts against is [`FaultKind::of`], as in a tune.
 #[must_use]
 pub fn fault_limit(plan: &Plan, tracker: &Tracker) -> Option<String> {
-    let limits = plan.faults;
     for (i, engine) in plan.engines.iter().enumerate() {
-        let count = |reasons: &[EndReason]| -> u64 {
-            reasons
-                .iter()
-                .map(|&r| tracker.live_fault_count(i, r))
-                .sum()
-        };
-        let crashes = count(&[EndReason::Crash, EndReason::Stall]);
-        let time = count(&[EndReason::TimeForfeit]);
-        let illegal = count(&[EndReason::IllegalMove, EndReason::NoMove]);
-        let name = &engine.spec.name;
-        if crashes > u64::from(limits.max_crashes) {
-            return Some(format!(
-                "{name} crashed or stalled {crashes} times (faults.max_crashes = {})",
-                limits.max_crashes
-            ));
-        }
-        if time > u64::from(limits.max_time_losses) {
-            return Some(format!(
-                "{name} lost {time} games on time (faults.max_time_losses = {})",
-                limits.max_time_losses
-            ));
-        }
-        if illegal > u64::from(limits.max_illegal_moves) {
-            return Some(format!(
-                "{name} made {illegal} illegal or missing moves (faults.max_illegal_moves = {})",
-                limits.max_illegal_moves
-            ));
+        for kind in FaultKind::ALL {
+            let count: u64 = kind.reasons().map(|r| tracker.live_fault_count(i, r)).sum();
+            let limit = plan.faults.limit(kind);
+            if count > u64::from(limit) {
+                let name = &engine.spec.name;
+                let did = match kind {
+                    FaultKind::Crash => format!("crashed or stalled {count} times"),
+                    FaultKind::TimeLoss => format!("lost {count} games on time"),
+                    FaultKind::Illegal => format!("made {count} illegal or missing moves"),
+                };
+                return Some(format!("{name} {did} ({} = {limit})", kind.key()));
+            }
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{EndReason, Outcome};
+    use crate::store::journal::JournalEntry;
+
+    fn plan(faults: &str) -> Plan {
+        // Any program that exists serves as the engine: nothing is started.
+        let program = std::env::current_exe().expect("test binary");
+        let text = format!(
+            "[tournament]\npairs = 5\n[time]\ndepth = 1\n[faults]\n{faults}\n\
+             [[engine]]\nname = \"a\"\ncommand = [{program:?}]\n\
+             [[engine]]\nname = \"b\"\ncommand = [{program:?}]\n"
+        );
+        crate::config::parse("test.toml", &text, &[])
+            .expect("config")
+            .plan
+    }
+
+    /// A tracker of one game that `a` lost by `reason`, its pair not complete.
+    fn lost_by(reason: EndReason) -> Tracker {
+        let mut tracker = Tracker::new(vec!["a".to_owned(), "b".to_owned()], 1);
+        let entry = JournalEntry {
+            reason,
+            faulted: Some("a".to_owned()),
+            ..JournalEntry::sample(0, 0, Outcome::BlackWins)
+        };
+        tracker.record(&entry, 0, 0, 1);
+        tracker
+    }
+
+    #[test]
+    fn a_missing_move_counts_against_the_illegal_move_limit() {
+        let tracker = lost_by(EndReason::NoMove);
+        assert_eq!(
+            fault_limit(&plan("max_illegal_moves = 0"), &tracker).as_deref(),
+            Some("a made 1 illegal or missing moves (faults.max_illegal_moves = 0)")
+        );
+        assert_eq!(fault_limit(&plan("max_crashes = 0"), &tracker), None);
+        let crashed = lost_by(EndReason::Stall);
+        assert_eq!(
+            fault_limit(&plan("max_crashes = 0"), &crashed).as_deref(),
+            Some("a crashed or stalled 1 times (faults.max_crashes = 0)")
+        );
+    }
+
+    #[test]
+    fn no_complete_pair_passes_no_gate() {
+        let plan = Plan {
+            gate_min_elo: Some(-50.0),
+            ..plan("")
+        };
+        let tracker = lost_by(EndReason::Checkmate);
+        assert_eq!(tracker.pairs(), 0);
+        assert_eq!(when_complete(&plan, &tracker).code, exit::H0);
+    }
 }

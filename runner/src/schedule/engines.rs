@@ -214,5 +214,6 @@ fn start_failure(
         reason,
         faulted: Some(loser),
         detail: Some(format!("could not start: {error}")),
+        over_clock: Default::default(),
     }
 }

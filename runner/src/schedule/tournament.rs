@@ -28,8 +28,9 @@ use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
 use crate::openings::{OpeningBook, Schedule};
 use crate::output::files::{today, FilesError, RunFiles};
+use crate::output::over_clock;
 use crate::output::progress::Progress;
-use crate::output::summary::{ratings, RunnerCost};
+use crate::output::summary::{over_clock_lines, ratings, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
 use crate::stats::{Estimate, StatsReport};
 use crate::store::belongs::RunGames;
@@ -467,8 +468,12 @@ async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicB
 /// Elo and LLR for the progress bar.
 fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
     let tally = tracker.tally(0);
-    let e = Estimate::new(&tally.penta);
-    let mut message = format!("Elo {:.1} +/- {:.1}", e.elo, e.elo_ci95);
+    let e = Estimate::reported(&tally.penta);
+    let mut message = if e.is_undefined() {
+        "Elo n/a (no complete pair yet)".to_owned()
+    } else {
+        format!("Elo {:.1} +/- {:.1}", e.elo, e.elo_ci95)
+    };
     if let Some(report) = plan
         .sprt
         .as_ref()
@@ -482,10 +487,11 @@ fn estimate_message(plan: &Plan, tracker: &Tracker) -> String {
     message
 }
 
-/// The result block (match) or the rating table (more engines).
+/// The result block (match) or the rating table (more engines), then the engines'
+/// moves over their clocks, if any went over.
 #[must_use]
 pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
-    match plan.kind {
+    let block = match plan.kind {
         TournamentKind::Match => {
             let names = (
                 plan.engines[0].spec.name.as_str(),
@@ -496,5 +502,6 @@ pub fn report_text(plan: &Plan, tracker: &Tracker) -> String {
         TournamentKind::Gauntlet | TournamentKind::RoundRobin | TournamentKind::Ladder => {
             rating_table(&ratings(tracker))
         }
-    }
+    };
+    block + &over_clock::text(&over_clock_lines(plan, tracker))
 }

@@ -122,6 +122,42 @@ impl Estimate {
     }
 }
 
+impl Estimate {
+    /// The estimate as every output shows it: [`Estimate::new`], but with every number
+    /// undefined (NaN: `n/a` in text and HTML, `null` in JSON) when the counts hold no
+    /// games (no complete pair, for pair counts). The point estimates of regularized
+    /// empty counts (Elo 0, LOS 50 %, an interval of +/- 1199.83) describe the
+    /// regularization, not the engines. One pair is enough for numbers: their interval
+    /// then says how little they mean.
+    #[must_use]
+    pub fn reported<C: Counts + ?Sized>(counts: &C) -> Self {
+        let mut e = Self::new(counts);
+        if e.games == 0 {
+            for x in [
+                &mut e.score,
+                &mut e.elo,
+                &mut e.elo_lower,
+                &mut e.elo_upper,
+                &mut e.elo_ci95,
+                &mut e.los,
+                &mut e.nelo,
+                &mut e.nelo_ci95,
+                &mut e.draw_ratio,
+            ] {
+                *x = f64::NAN;
+            }
+            e.pairs_ratio = e.pairs_ratio.map(|_| f64::NAN);
+        }
+        e
+    }
+
+    /// Whether the estimate is undefined: no games ([`Estimate::reported`]).
+    #[must_use]
+    pub fn is_undefined(&self) -> bool {
+        self.games == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

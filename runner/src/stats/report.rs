@@ -108,10 +108,7 @@ impl StatsReport {
             (None, None) => return Err(ReportError::NoCounts),
         };
         let llr = sprt.llr(counts)?;
-        let mut estimate = Estimate::new(counts);
-        if estimate.games == 0 {
-            undefine(&mut estimate);
-        }
+        let estimate = Estimate::reported(counts);
         // Like fastchess, games and points come from the game counts when known.
         let points = wdl.map_or_else(|| penta.map_or(0.0, |p| p.points()), |w| w.points());
         Ok(Self {
@@ -223,26 +220,6 @@ impl StatsReport {
         );
         out
     }
-}
-
-/// Marks every estimate of counts without games as undefined (NaN: `n/a` in the text,
-/// `null` in JSON). The point estimates of regularized empty counts (Elo 0, LOS 50 %,
-/// an interval of +/- 1199.83) describe the regularization, not the engines.
-fn undefine(e: &mut Estimate) {
-    for x in [
-        &mut e.score,
-        &mut e.elo,
-        &mut e.elo_lower,
-        &mut e.elo_upper,
-        &mut e.elo_ci95,
-        &mut e.los,
-        &mut e.nelo,
-        &mut e.nelo_ci95,
-        &mut e.draw_ratio,
-    ] {
-        *x = f64::NAN;
-    }
-    e.pairs_ratio = e.pairs_ratio.map(|_| f64::NAN);
 }
 
 /// A fraction as a percentage with `digits` decimals (`47.50 %`), or `n/a`.

@@ -12,7 +12,7 @@ use xq_core::board::Move;
 
 use super::jsonl::ScanError;
 use crate::client::Score;
-use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
+use crate::game::{EndReason, Outcome, OverClock, PlayedGame, PlayedMove};
 
 /// The journal's name in a run's folder.
 pub const JOURNAL_FILE: &str = "games.jsonl";
@@ -58,6 +58,10 @@ pub struct JournalEntry {
     pub faulted: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Moves over the clock, Red's then Black's; left out when no move was (and in
+    /// journals written before it was recorded).
+    #[serde(default, skip_serializing_if = "no_over_clock")]
+    pub over_clock: [OverClock; 2],
     /// Wall time of the whole game in milliseconds.
     pub duration_ms: u64,
 }
@@ -88,6 +92,7 @@ impl JournalEntry {
             seldepths: Vec::new(),
             faulted: None,
             detail: None,
+            over_clock: Default::default(),
             duration_ms: 1,
         }
     }
@@ -134,6 +139,7 @@ impl JournalEntry {
             seldepths: per_move(played, |m| m.seldepth),
             faulted,
             detail: played.detail.clone(),
+            over_clock: played.over_clock,
             duration_ms,
         }
     }
@@ -182,8 +188,13 @@ impl JournalEntry {
             reason: self.reason,
             faulted,
             detail: self.detail.clone(),
+            over_clock: self.over_clock,
         })
     }
+}
+
+fn no_over_clock(sides: &[OverClock; 2]) -> bool {
+    sides.iter().all(OverClock::is_zero)
 }
 
 /// One value per move, or nothing when no move has one (engines that never say).

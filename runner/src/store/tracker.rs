@@ -3,12 +3,14 @@
 //! engine. Its size depends on the engines and the games in flight, not on the number
 //! of games played.
 //!
-//! The pair is the unit everywhere: a game is counted (in the pentanomial and game
-//! counts, the reasons, the faults shown and the rating list) once its partner game has
-//! finished too. A game whose partner was not played (an interrupted run) is held
-//! apart, reported as such once ([`Tracker::unpaired`]), and counted when a resume plays
-//! its partner. Only the fault limits look at every game as it ends
-//! ([`Tracker::live_fault_count`]), since an engine that crashes must stop the run at once.
+//! The pair is the unit of the statistics: a game is counted (in the pentanomial and
+//! game counts, the reasons and the rating list) once its partner game has finished
+//! too. A game whose partner was not played (an interrupted run) is held apart,
+//! reported as such once ([`Tracker::unpaired`]), and counted when a resume plays its
+//! partner. Faults and moves over the clock are events, not estimates: they are taken
+//! from every game as it ends ([`Tracker::live_fault_count`], [`Tracker::fault_table`]),
+//! since an engine that crashes must stop the run at once, and the outputs must then
+//! show the crash that stopped it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -16,7 +18,7 @@ use serde::Serialize;
 
 use super::finished::{game_number, FinishedGames};
 use super::journal::JournalEntry;
-use crate::game::{EndReason, Outcome};
+use crate::game::{EndReason, Outcome, OverClock};
 use crate::stats::{ScoreTable, Tally, WinDrawLoss};
 
 /// Faults of one engine, by reason code.
@@ -32,6 +34,8 @@ pub struct GameFacts {
     pub reason: EndReason,
     /// The engine that faulted, by name.
     pub faulted: Option<String>,
+    /// Red's and Black's moves over the clock.
+    pub over_clock: [OverClock; 2],
 }
 
 impl GameFacts {
@@ -44,7 +48,25 @@ impl GameFacts {
             result: entry.result,
             reason: entry.reason,
             faulted: entry.faulted.clone(),
+            over_clock: entry.over_clock,
         }
+    }
+}
+
+/// An engine's moves over its clock in every game recorded: how many games it played,
+/// how many of its moves took longer than the time left, and the time beyond.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OverClockTotal {
+    pub games: u64,
+    pub moves: u64,
+    pub ms: u64,
+}
+
+impl OverClockTotal {
+    fn add(&mut self, game: OverClock) {
+        self.games += 1;
+        self.moves += u64::from(game.moves);
+        self.ms = self.ms.saturating_add(game.ms);
     }
 }
 
@@ -73,8 +95,11 @@ pub struct Tracker {
     pub faults: Vec<Faults>,
     /// End reasons of the counted games.
     pub reasons: BTreeMap<String, u64>,
-    /// Faults per engine in every game recorded, paired or not (for the fault limits).
+    /// Faults per engine in every game recorded, paired or not: what the fault limits
+    /// and the outputs count, so that a fault that stopped a run is never hidden.
     live_faults: Vec<Faults>,
+    /// Moves over the clock per engine, in every game recorded.
+    pub over_clock: Vec<OverClockTotal>,
     /// Every game recorded, paired or not.
     done: FinishedGames,
 }
@@ -116,6 +141,7 @@ impl Tracker {
             scores: ScoreTable::new(engines),
             faults: vec![Faults::new(); engines],
             live_faults: vec![Faults::new(); engines],
+            over_clock: vec![OverClockTotal::default(); engines],
             ..Tracker::default()
         }
     }
@@ -152,6 +178,16 @@ impl Tracker {
             None
         };
         add_fault(&mut self.live_faults, faulted, entry.reason);
+        let (red, black) = if entry.game == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        for (engine, side) in [(red, entry.over_clock[0]), (black, entry.over_clock[1])] {
+            if let Some(total) = self.over_clock.get_mut(engine) {
+                total.add(side);
+            }
+        }
         let game = Counted {
             score: first_engine_score(entry.result, entry.game == 0),
             reason: entry.reason,
@@ -261,15 +297,22 @@ impl Tracker {
 pub struct FaultTable(pub BTreeMap<String, Faults>);
 
 impl Tracker {
-    /// Faults by engine name.
+    /// Faults by engine name in every game recorded, paired or not: a crash that
+    /// stopped a run before its pair was complete is a fault all the same.
     #[must_use]
     pub fn fault_table(&self) -> FaultTable {
         FaultTable(
             self.names
                 .iter()
                 .cloned()
-                .zip(self.faults.iter().cloned())
+                .zip(self.live_faults.iter().cloned())
                 .collect(),
         )
+    }
+
+    /// Faults per engine (config order) in every game recorded, paired or not.
+    #[must_use]
+    pub fn recorded_faults(&self) -> &[Faults] {
+        &self.live_faults
     }
 }

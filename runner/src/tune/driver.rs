@@ -24,6 +24,7 @@ use super::outputs::TuneSummary;
 use super::progress::TuneProgress;
 use super::report;
 use super::spsa::Gains;
+use crate::config::{FaultKind, FaultLimits};
 use crate::exit;
 use crate::game::EndReason;
 use crate::schedule::engines::RunContext;
@@ -48,30 +49,21 @@ fn values_text(names: &[String], theta: &[f64]) -> String {
         .join(", ")
 }
 
-/// Faults of this session, by kind, against the run's limits.
+/// Faults of this session, by kind ([`FaultKind::of`], the rule of a run), against the
+/// run's limits.
 #[derive(Default)]
 struct Faults {
-    crashes: u32,
-    time_losses: u32,
-    illegal: u32,
+    /// Per [`FaultKind::ALL`].
+    counts: [u32; 3],
 }
 
 impl Faults {
-    fn add(&mut self, reason: EndReason, limits: crate::config::FaultLimits) -> Option<String> {
-        let (count, limit, what) = match reason {
-            EndReason::Crash | EndReason::Stall | EndReason::NoMove => {
-                (&mut self.crashes, limits.max_crashes, "crashes or stalls")
-            }
-            EndReason::TimeForfeit => {
-                (&mut self.time_losses, limits.max_time_losses, "time losses")
-            }
-            EndReason::IllegalMove => {
-                (&mut self.illegal, limits.max_illegal_moves, "illegal moves")
-            }
-            _ => return None,
-        };
+    fn add(&mut self, reason: EndReason, limits: FaultLimits) -> Option<String> {
+        let kind = FaultKind::of(reason)?;
+        let count = &mut self.counts[kind.index()];
         *count += 1;
-        (*count > limit).then(|| format!("{count} {what} (faults.max_* allows {limit})"))
+        let limit = limits.limit(kind);
+        (*count > limit).then(|| format!("{count} {} ({} = {limit})", kind.what(), kind.key()))
     }
 }
 
@@ -269,4 +261,25 @@ async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicB
         },
     )
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_move_counts_as_an_illegal_one_as_in_a_run() {
+        let limits = FaultLimits {
+            max_crashes: 5,
+            max_time_losses: 5,
+            max_illegal_moves: 1,
+        };
+        let mut faults = Faults::default();
+        assert_eq!(faults.add(EndReason::NoMove, limits), None);
+        assert_eq!(
+            faults.add(EndReason::IllegalMove, limits).as_deref(),
+            Some("2 illegal or missing moves (faults.max_illegal_moves = 1)")
+        );
+        assert_eq!(faults.add(EndReason::Checkmate, limits), None);
+    }
 }

@@ -6,7 +6,8 @@
 //! fault-engine [--protocol ucci|uci] [--fault <kind>] [--at-ply N] [--sleep-ms MS] [--tag T]
 //! ```
 //! Faults: `none`, `crash` (exit when asked to move at ply >= N), `silent` (never answers
-//! `go`), `sleep` (answer after MS milliseconds), `illegal` (an illegal move),
+//! `go`), `sleep` (answer after MS milliseconds), `overtime` (use the whole clock the
+//! `go` line gives, or its movetime, and MS milliseconds more), `illegal` (an illegal move),
 //! `garbage` (junk lines around a valid move), `unparseable` (bestmove xyz),
 //! `brace-move` (bestmove x}0-1{, to break a PGN comment),
 //! `no-hello` (never sends the handshake answer), `exit-on-isready`, `flood` (megabytes
@@ -43,6 +44,8 @@ enum Fault {
     Crash,
     Silent,
     Sleep,
+    /// The time left on its clock and `--sleep-ms` more: an engine that overshoots.
+    Overtime,
     Illegal,
     Garbage,
     Unparseable,
@@ -105,6 +108,7 @@ fn parse_args() -> Result<Config, String> {
                     "crash" => Fault::Crash,
                     "silent" => Fault::Silent,
                     "sleep" => Fault::Sleep,
+                    "overtime" => Fault::Overtime,
                     "illegal" => Fault::Illegal,
                     "garbage" => Fault::Garbage,
                     "unparseable" => Fault::Unparseable,
@@ -144,6 +148,18 @@ fn position(line: &str) -> Option<(Position, usize)> {
     let ply = (pos.fullmove_number() as usize - 1) * 2
         + usize::from(pos.side_to_move() == xq_core::board::Color::Black);
     Some((pos, ply))
+}
+
+/// The time a `go` line gives the side to move: UCCI's `time`, UCI's `wtime` or
+/// `btime`, or `movetime`; zero when it gives none.
+fn time_left(go: &str, red_to_move: bool) -> Duration {
+    let own = if red_to_move { "wtime" } else { "btime" };
+    let words: Vec<&str> = go.split_whitespace().collect();
+    words
+        .windows(2)
+        .find(|w| w[0] == "time" || w[0] == own || w[0] == "movetime")
+        .and_then(|w| w[1].parse().ok())
+        .map_or(Duration::ZERO, Duration::from_millis)
 }
 
 /// How long the children of `setsid-child` and `exit-child-holds-stdout` live (and an
@@ -265,6 +281,10 @@ fn main() {
                     }
                     Fault::Silent => continue,
                     Fault::Sleep => std::thread::sleep(config.sleep),
+                    Fault::Overtime => {
+                        let red = pos.side_to_move() == xq_core::board::Color::Red;
+                        std::thread::sleep(time_left(&line, red) + config.sleep);
+                    }
                     Fault::Flood => {
                         let junk = "info string ".to_owned() + &"x".repeat(1000);
                         for _ in 0..5_000 {

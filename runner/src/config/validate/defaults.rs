@@ -7,6 +7,7 @@ use xq_core::rules::{LimitCounting, Rules, Ruleset};
 
 use crate::client::{Coordinates, Protocol, Timeouts};
 use crate::config::MoveFormat;
+use crate::game::MarginMode;
 use crate::openings::Order;
 use crate::stats::{EloModel, Sprt};
 
@@ -30,6 +31,8 @@ pub const AFFINITY: bool = false;
 
 /// `time.margin`.
 pub const TIME_MARGIN: Duration = Duration::from_millis(50);
+/// `time.margin_mode`: clamped as fastchess does, so results compare with its.
+pub const MARGIN_MODE: MarginMode = MarginMode::Clamp;
 /// The deepest `time.depth`.
 pub const MAX_DEPTH: u32 = 128;
 

@@ -148,6 +148,7 @@ fn the_docs_table_states_the_defaults_of_the_code() {
         "tournament.seed",
         "tournament.event",
         "time.margin",
+        "time.margin_mode",
         "openings.order",
         "openings.start",
         "rules.move_limit",

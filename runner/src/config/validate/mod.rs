@@ -52,10 +52,12 @@ pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
     let openings = openings::openings(raw.openings.as_ref(), schedule.seed)?;
     let rules = rules::rules(&raw.rules)?;
     let time_margin = time::margin(&raw.time)?;
+    let margin_mode = time::margin_mode(&raw.time)?;
     adjudication::check(&raw.adjudication)?;
     let settings = GameSettings {
         rules,
         time_margin,
+        margin_mode,
         banmoves: raw.rules.banmoves.unwrap_or(defaults::BANMOVES),
         draw: raw.adjudication.draw,
         resign: raw.adjudication.resign,

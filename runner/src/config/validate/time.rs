@@ -2,10 +2,11 @@
 
 use std::time::Duration;
 
+use super::choice::choice;
 use super::{defaults, duration, problem};
 use crate::config::plan::Problem;
 use crate::config::raw::RawTime;
-use crate::game::{parse_duration, TimeControl};
+use crate::game::{parse_duration, MarginMode, TimeControl};
 
 /// Exactly one limit of a `[time]` table at `key`, or none.
 pub(super) fn control(key: &str, time: &RawTime) -> Result<Option<TimeControl>, Problem> {
@@ -50,4 +51,15 @@ pub(super) fn control(key: &str, time: &RawTime) -> Result<Option<TimeControl>, 
 /// `time.margin`.
 pub(super) fn margin(time: &RawTime) -> Result<Duration, Problem> {
     duration("time.margin", time.margin.as_ref(), defaults::TIME_MARGIN)
+}
+
+/// `time.margin_mode`.
+pub(super) fn margin_mode(time: &RawTime) -> Result<MarginMode, Problem> {
+    choice(
+        "time.margin_mode",
+        time.margin_mode.as_deref(),
+        defaults::MARGIN_MODE,
+        &MarginMode::NAMES,
+        "clamp or cumulative",
+    )
 }

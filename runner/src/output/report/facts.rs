@@ -8,6 +8,7 @@ use super::input::RunInput;
 use super::series::{Point, Replay};
 use crate::config::TournamentKind;
 use crate::game::EndReason;
+use crate::output::over_clock::{self, OverClockLine};
 use crate::output::summary::{ratings, RatingLine};
 use crate::output::text::{rating_table, result_block};
 use crate::stats::{Estimate, StatsReport, Tally};
@@ -43,8 +44,15 @@ pub struct Facts<'a> {
     pub reasons: Vec<ReasonCount>,
     /// Fault codes that occur in the run, in [`EndReason`] order.
     pub fault_codes: Vec<&'static str>,
-    /// Per engine (config order): faults by code.
+    /// Per engine (config order): faults by code, in every game recorded (a fault that
+    /// stopped the run before its pair was complete too).
     pub faults: Vec<BTreeMap<String, u64>>,
+    /// Faults in games whose pair is not complete: in `faults`, not in the counts.
+    pub unpaired_faults: u64,
+    /// Per engine (config order): its moves over its clock.
+    pub over_clock: Vec<(String, OverClockLine)>,
+    /// Whether any engine plays on a clock (else there is no clock to go over).
+    pub clocked: bool,
     /// The rating list (more than two engines), best first.
     pub ratings: Vec<RatingLine>,
     /// The SPRT state of the first pairing, if the run has an SPRT.
@@ -74,18 +82,29 @@ impl<'a> Facts<'a> {
                     first: name(a),
                     second: name(b),
                     tally,
-                    estimate: Estimate::new(&tally.penta),
+                    estimate: Estimate::reported(&tally.penta),
                 }
             })
             .collect();
         let multi = input.kind != TournamentKind::Match;
         let mut rating_lines = if multi { ratings(tracker) } else { Vec::new() };
         rating_lines.sort_by(|a, b| b.elo.total_cmp(&a.elo));
-        let result_text = match pairings.first() {
+        let bases: Vec<_> = (0..names.len())
+            .map(|i| {
+                input
+                    .settings
+                    .as_ref()
+                    .and_then(|s| s.engines.get(i))
+                    .and_then(|e| e.base)
+            })
+            .collect();
+        let over_clock = over_clock::lines(&names, &tracker.over_clock, &bases);
+        let mut result_text = match pairings.first() {
             _ if multi => rating_table(&rating_lines),
             Some(p) => result_block((&p.first, &p.second), &p.tally, input.sprt.as_ref()),
             None => String::new(),
         };
+        result_text.push_str(&over_clock::text(&over_clock));
         let mut reasons: Vec<ReasonCount> = tracker
             .reasons
             .iter()
@@ -97,12 +116,16 @@ impl<'a> Facts<'a> {
             })
             .collect();
         reasons.sort_by(|a, b| b.games.cmp(&a.games).then(a.code.cmp(&b.code)));
+        let faults = tracker.recorded_faults().to_vec();
         let fault_codes = EndReason::ALL
             .into_iter()
             .filter(|r| r.is_fault())
             .map(EndReason::code)
-            .filter(|code| tracker.faults.iter().any(|f| f.contains_key(*code)))
+            .filter(|code| faults.iter().any(|f| f.contains_key(*code)))
             .collect();
+        let total =
+            |f: &[BTreeMap<String, u64>]| -> u64 { f.iter().flat_map(|m| m.values()).sum() };
+        let unpaired_faults = total(&faults).saturating_sub(total(&tracker.faults));
         let sprt = match (input.sprt.as_ref(), pairings.first()) {
             (Some(s), Some(p)) => StatsReport::from_tally(&p.tally, s).ok(),
             _ => None,
@@ -112,7 +135,10 @@ impl<'a> Facts<'a> {
         let mean_game_s = replay.duration_ms as f64 / played / 1000.0;
         Facts {
             input,
-            faults: tracker.faults.clone(),
+            faults,
+            unpaired_faults,
+            clocked: bases.iter().any(Option::is_some),
+            over_clock,
             names,
             pairings,
             result_text,

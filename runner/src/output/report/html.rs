@@ -6,15 +6,15 @@ use std::fmt::Write as _;
 
 use super::charts::{elo_chart, llr_chart, penta_chart, rating_chart, EloAxis};
 use super::facts::Facts;
-use super::{escape, signed};
+use super::{escape, fixed, signed};
 use crate::config::TournamentKind;
 use crate::stats::EloModel;
 
 const STYLE: &str = include_str!("style.css");
 
-/// A share in percent with one decimal, `n/a` without a total.
+/// A share in percent with one decimal, `n/a` without a total or a part.
 fn percent(part: f64, total: f64) -> String {
-    if total > 0.0 {
+    if total > 0.0 && part.is_finite() {
         format!("{:.1}%", 100.0 * part / total)
     } else {
         "n/a".to_owned()
@@ -82,13 +82,21 @@ fn header(f: &Facts<'_>, out: &mut String) {
             out,
             "Elo",
             &signed(e.elo, 2),
-            &format!("± {:.2} (95%, over pairs)", e.elo_ci95),
+            &format!("± {} (95%, over pairs)", fixed(e.elo_ci95, 2)),
         );
         kpi(
             out,
             "nElo",
             &signed(e.nelo, 2),
-            &format!("± {:.2} · LOS {:.2}%", e.nelo_ci95, 100.0 * e.los),
+            &format!(
+                "± {} · LOS {}",
+                fixed(e.nelo_ci95, 2),
+                if e.los.is_finite() {
+                    format!("{:.2}%", 100.0 * e.los)
+                } else {
+                    "n/a".to_owned()
+                }
+            ),
         );
         let w = &p.tally.wdl;
         kpi(
@@ -270,7 +278,7 @@ fn pairings_table(f: &Facts<'_>) -> String {
         };
         let _ = write!(
             t,
-            "<tr><td>{}</td><td>{}</td>{column}<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ± {:.2}</td><td class=\"num\">[{}]</td><td class=\"num\">{:.1}%</td></tr>",
+            "<tr><td>{}</td><td>{}</td>{column}<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} ± {}</td><td class=\"num\">[{}]</td><td class=\"num\">{}</td></tr>",
             escape(&p.first),
             escape(&p.second),
             p.tally.penta.pairs(),
@@ -279,9 +287,9 @@ fn pairings_table(f: &Facts<'_>) -> String {
             w.losses,
             percent(w.points(), w.games() as f64),
             signed(e.elo, 2),
-            e.elo_ci95,
+            fixed(e.elo_ci95, 2),
             p.tally.penta,
-            100.0 * e.los
+            percent(e.los, 1.0)
         );
     }
     t.push_str(
@@ -335,6 +343,12 @@ fn faults_table(f: &Facts<'_>) -> String {
     t.push_str("</tbody></table>");
     if f.fault_codes.is_empty() {
         t.push_str("<p class=\"note\">No engine faults: no time losses, illegal moves, crashes or stalls.</p>");
+    } else if f.unpaired_faults > 0 {
+        let _ = write!(
+            t,
+            "<p class=\"note\">Faults count every game recorded: {} of them in games whose pair is not complete, not in the counts above.</p>",
+            f.unpaired_faults
+        );
     }
     t
 }
@@ -404,6 +418,7 @@ pub fn page(f: &Facts<'_>) -> String {
     } else {
         let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>Faults per engine</h2>{}</section><section class=\"card\"><h2>Engines</h2>{}</section></div>", faults_table(f), engines_table(f));
     }
+    out.push_str(&super::over_clock_html::over_clock_card(f));
     let _ = write!(
         out,
         "<section class=\"card\"><details><summary>Configuration (run.json)</summary><pre class=\"config\">{}</pre></details></section>\n\

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::facts::Facts;
-use super::signed;
+use super::{fixed, signed};
 use crate::config::TournamentKind;
 
 /// Text shown as text in a heading, a line or a table cell: no line breaks, no HTML
@@ -136,7 +136,11 @@ pub fn summary_md(f: &Facts<'_>) -> String {
                 cell(&p.second),
                 p.tally.penta.pairs().to_string(),
                 format!("{} / {} / {}", w.wins, w.draws, w.losses),
-                format!("{} ± {:.2}", signed(p.estimate.elo, 2), p.estimate.elo_ci95),
+                format!(
+                    "{} ± {}",
+                    signed(p.estimate.elo, 2),
+                    fixed(p.estimate.elo_ci95, 2)
+                ),
                 format!("[{}]", p.tally.penta),
             ]
         })
@@ -199,6 +203,13 @@ pub fn summary_md(f: &Facts<'_>) -> String {
         .collect();
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     table(&mut out, &header, &rows);
+    if f.unpaired_faults > 0 {
+        let _ = writeln!(
+            out,
+            "Faults count every game recorded: {} of them in games whose pair is not complete, not in the counts above.\n",
+            f.unpaired_faults
+        );
+    }
     out
 }
 

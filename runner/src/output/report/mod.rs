@@ -22,6 +22,7 @@
 //! | `svg.rs`, `charts.rs` | hand-written SVG and the four charts |
 //! | `html.rs`, `style.css` | the page |
 //! | `games_html.rs` | the page's table of games and their PGN |
+//! | `over_clock_html.rs` | the page's card of moves over the clock |
 //! | `markdown.rs` | `summary.md` |
 
 mod charts;
@@ -31,6 +32,7 @@ mod games_html;
 mod html;
 mod input;
 mod markdown;
+mod over_clock_html;
 pub mod series;
 mod svg;
 
@@ -152,6 +154,16 @@ pub fn signed(v: f64, decimals: usize) -> String {
     }
 }
 
+/// `v` with `decimals` decimals, `n/a` when not finite (an undefined estimate).
+#[must_use]
+pub fn fixed(v: f64, decimals: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.decimals$}")
+    } else {
+        "n/a".to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,5 +175,7 @@ mod tests {
         assert_eq!(signed(-0.001, 1), "0.0");
         assert_eq!(signed(-3.1, 1), "-3.1");
         assert_eq!(signed(f64::NAN, 1), "n/a");
+        assert_eq!(fixed(1199.826, 2), "1199.83");
+        assert_eq!(fixed(f64::NAN, 2), "n/a");
     }
 }

@@ -364,7 +364,7 @@ impl Db {
         let rows = self
             .client()
             .query(
-                "SELECT pair, game, result, reason, faulted FROM xq.games
+                "SELECT pair, game, result, reason, faulted, over_clock::text FROM xq.games
                  WHERE run_id = $1 AND result IS NOT NULL ORDER BY pair, game",
                 &[&id],
             )
@@ -381,6 +381,10 @@ impl Db {
                     result: Outcome::from_pgn(result)?,
                     reason: EndReason::from_code(reason)?,
                     faulted: row.get(4),
+                    over_clock: row
+                        .get::<_, Option<&str>>(5)
+                        .and_then(|text| serde_json::from_str(text).ok())
+                        .unwrap_or_default(),
                 })
             })
             .collect())

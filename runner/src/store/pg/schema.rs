@@ -117,8 +117,8 @@ impl Db {
             "GRANT USAGE ON SCHEMA xq TO {role};
              GRANT SELECT ON xq.meta, xq.runs, xq.workers, xq.run_workers,
                  xq.tune_records TO {role};
-             GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted)
-                 ON xq.games TO {role};
+             GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted,
+                 over_clock) ON xq.games TO {role};
              GRANT SELECT (id, run_id, first_pair, pairs, state, worker, claims, claimed_at,
                  lease_until, done_at) ON xq.batches TO {role};
              GRANT EXECUTE ON FUNCTION xq.claim_batch(bigint, text, integer, double precision),

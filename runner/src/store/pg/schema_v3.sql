@@ -37,6 +37,8 @@ ALTER TABLE xq.games ADD COLUMN black text;
 ALTER TABLE xq.games ADD COLUMN result text;
 ALTER TABLE xq.games ADD COLUMN reason text;
 ALTER TABLE xq.games ADD COLUMN faulted text;
+-- Red's and Black's moves over the clock, `[{"moves": n, "ms": t}, ...]`, when any.
+ALTER TABLE xq.games ADD COLUMN over_clock jsonb;
 CREATE INDEX games_faults ON xq.games (run_id) WHERE faulted IS NOT NULL;
 
 -- The longest lease and the most pairs a claim may take, whatever a worker asks: the
@@ -73,7 +75,7 @@ BEGIN
         e := xq.entry_json(g.entry);
         CONTINUE WHEN e IS NULL;
         UPDATE xq.games SET red = e->>'red', black = e->>'black', result = e->>'result',
-                reason = e->>'reason', faulted = e->>'faulted'
+                reason = e->>'reason', faulted = e->>'faulted', over_clock = e->'over_clock'
             WHERE run_id = g.run_id AND pair = g.pair AND game = g.game;
     END LOOP;
 END $$;
@@ -107,10 +109,20 @@ LANGUAGE sql IMMUTABLE SET search_path = xq, pg_temp AS $$
                            END)
              OR e->'depths' IS NULL
             THEN 'times_ms and depths (and nodes, nps, seldepths, when given) must be lists of whole numbers, 0 or more'
-        WHEN jsonb_typeof(e->'scores') IS DISTINCT FROM 'array'
-             OR EXISTS (SELECT 1 FROM jsonb_array_elements(e->'scores') AS v
-                        WHERE jsonb_typeof(v) NOT IN ('null', 'string'))
+        WHEN CASE WHEN jsonb_typeof(e->'scores') IS DISTINCT FROM 'array' THEN true
+                  ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(e->'scores') AS v
+                               WHERE jsonb_typeof(v) NOT IN ('null', 'string'))
+             END
             THEN 'scores must be a list of texts and nulls'
+        WHEN CASE WHEN e->'over_clock' IS NULL THEN false
+                  WHEN jsonb_typeof(e->'over_clock') <> 'array' THEN true
+                  WHEN jsonb_array_length(e->'over_clock') <> 2 THEN true
+                  ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(e->'over_clock') AS v
+                               WHERE jsonb_typeof(v) <> 'object'
+                                  OR coalesce(xq.json_integer(v->'moves'), -1) < 0
+                                  OR coalesce(xq.json_integer(v->'ms'), -1) < 0)
+             END
+            THEN 'over_clock must be Red''s and Black''s {"moves", "ms"}, whole numbers, 0 or more'
     END
 $$;
 
@@ -444,9 +456,10 @@ BEGIN
                 pair, game, e->>'result', e->>'reason', coalesce(e->>'faulted', 'none')));
         END IF;
         BEGIN
-            INSERT INTO xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason, faulted)
+            INSERT INTO xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason,
+                                  faulted, over_clock)
                 VALUES (b.run_id, pair, game, b.id, p_entries[i], red, black, e->>'result',
-                        e->>'reason', e->>'faulted');
+                        e->>'reason', e->>'faulted', e->'over_clock');
         EXCEPTION WHEN unique_violation THEN
             PERFORM xq.refuse_games(p_batch, format('pair %s game %s: sent twice', pair, game));
         END;
@@ -678,7 +691,7 @@ BEGIN
                   AND grantee <> current_user LOOP
         EXECUTE format('REVOKE SELECT ON xq.batches FROM %I', grantee_role);
         EXECUTE format('GRANT SELECT (id, run_id, first_pair, pairs, state, worker, claims, claimed_at, lease_until, done_at) ON xq.batches TO %I', grantee_role);
-        EXECUTE format('GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted) ON xq.games TO %I', grantee_role);
+        EXECUTE format('GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted, over_clock) ON xq.games TO %I', grantee_role);
         EXECUTE format('GRANT EXECUTE ON FUNCTION xq.submit_batch(bigint, uuid, text[], double precision),
             xq.begin_tune_submit(bigint, uuid),
             xq.submit_tune_batch(bigint, uuid, bigint[], text[], jsonb, bigint, double precision) TO %I', grantee_role);
