@@ -8,7 +8,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use super::pgn_file::{PgnFileError, PgnWriter};
-use super::report::{write_input, HeadReading, RunHead};
+use super::report::{write_input, RunHead};
 use super::summary::{summarize, RunnerCost};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
@@ -109,8 +109,9 @@ impl RunFiles<'_> {
                 "the thread reading the games failed".to_owned(),
             ))
         })?;
+        // The report's PGN pop-ups are written by the headers of games.pgn.
+        let read = reading.map(|r| r.finish(pgn.headers()));
         pgn.finish()?;
-        let read = reading.map(HeadReading::finish);
         if let (Some(head), Some((replay, games))) = (head, read) {
             if let Err(e) = write_input(&head.into_input(replay, games)) {
                 eprintln!("warning: the HTML report could not be written: {e}");

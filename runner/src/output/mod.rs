@@ -5,6 +5,7 @@ pub mod files;
 pub mod pgn;
 pub mod pgn_comment;
 pub mod pgn_file;
+pub mod pgn_headers;
 pub mod progress;
 pub mod report;
 pub mod settings;
