@@ -354,6 +354,25 @@ fn engines_table(f: &Facts<'_>) -> String {
         );
     }
     t.push_str("</tbody></table>");
+    for e in f
+        .input
+        .engines
+        .iter()
+        .filter(|e| !e.unknown_options.is_empty())
+    {
+        let names: Vec<String> = e
+            .unknown_options
+            .iter()
+            .map(|o| format!("<code>{}</code>", escape(o)))
+            .collect();
+        let _ = write!(
+            t,
+            "<p class=\"note warn\">{} did not announce {}: sent anyway, it may ignore {}.</p>",
+            escape(&e.name),
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        );
+    }
     t
 }
 

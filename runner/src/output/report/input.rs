@@ -30,6 +30,8 @@ pub struct EngineInfo {
     pub command: Vec<String>,
     /// Engine options from the config (`evallevel = 3`), if the config could be read.
     pub options: BTreeMap<String, String>,
+    /// Those of them the engine did not announce (from `summary.json`).
+    pub unknown_options: Vec<String>,
 }
 
 /// How the run ended, from `summary.json`.
@@ -83,6 +85,8 @@ struct SummaryEngine {
     name: String,
     #[serde(default)]
     command: Vec<String>,
+    #[serde(default)]
+    unknown_options: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -354,6 +358,7 @@ fn shape_from_summary(
             name: e.name.clone(),
             command: e.command.clone(),
             options: options(i),
+            unknown_options: e.unknown_options.clone(),
         })
         .collect();
     let index = |name: &str| engines.iter().position(|e| e.name == name);
@@ -395,6 +400,7 @@ fn shape_from_config(
                 name,
                 command,
                 options: options(i),
+                unknown_options: Vec::new(),
             }
         })
         .collect();
