@@ -6,13 +6,28 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A match config of two engines (any existing program: nothing is started by
-/// `--dry-run`), written into `dir`.
+/// A match config of two engines, written into `dir`. `--dry-run` starts each engine
+/// once: the engines `dir/bin/sh` and `dir/bin/true` are the stand-in engine of
+/// tests/data (they answer the handshake and play nothing).
 fn config(dir: &Path) -> PathBuf {
-    let text = "[tournament]\nkind = \"match\"\npairs = 4\nconcurrency = 2\n\n[time]\ndepth = 4\n\n[output]\ndir = \"out\"\n\n[[engine]]\nname = \"a\"\ncommand = [\"/bin/sh\"]\n\n[[engine]]\nname = \"b\"\ncommand = [\"/bin/sh\"]\n";
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin folder");
+    for name in ["sh", "true"] {
+        std::fs::copy(STAND_IN, bin.join(name)).expect("stand-in engine");
+    }
+    let sh = bin.join("sh");
+    let text = format!("[tournament]\nkind = \"match\"\npairs = 4\nconcurrency = 2\n\n[time]\ndepth = 4\n\n[output]\ndir = \"out\"\n\n[[engine]]\nname = \"a\"\ncommand = [{sh:?}]\n\n[[engine]]\nname = \"b\"\ncommand = [{sh:?}]\n");
     let path = dir.join("m.toml");
     std::fs::write(&path, text).expect("write config");
     path
+}
+
+const STAND_IN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stand-in-engine.sh");
+
+/// A stand-in engine's path in the folder of [`config`]: `sh` or `true`.
+fn engine(path: &Path, name: &str) -> String {
+    let dir = path.parent().expect("the config's folder");
+    dir.join("bin").join(name).display().to_string()
 }
 
 /// Runs `xq-runner run <config> --dry-run <args>`: (exit code, stdout, stderr).
@@ -110,30 +125,37 @@ fn errors_name_the_flag_that_set_the_value() {
 fn set_replaces_time_takes_a_path_and_adds_engines() {
     let folder = scratch();
     let path = config(folder.path());
+    let (sh, true_) = (engine(&path, "sh"), engine(&path, "true"));
     let (code, out, err) = dry_run(&path, &["--set", "time.tc=10+0.1"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("engine a: /bin/sh (ucci; 10+0.1;"), "{out}");
+    assert!(
+        out.contains(&format!("engine a: {sh} (ucci; 10+0.1;")),
+        "{out}"
+    );
     let (code, out, err) = dry_run(&path, &["--set", "engine.1.time.nodes=500"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("engine b: /bin/sh (ucci; nodes 500;"), "{out}");
-    let (code, out, err) = dry_run(&path, &["--set", "engine.0.command=/bin/true"]);
+    assert!(
+        out.contains(&format!("engine b: {sh} (ucci; nodes 500;")),
+        "{out}"
+    );
+    let (code, out, err) = dry_run(&path, &["--set", &format!("engine.0.command={true_}")]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("engine a: /bin/true "), "{out}");
+    assert!(out.contains(&format!("engine a: {true_} ")), "{out}");
     let (code, out, err) = dry_run(
         &path,
         &[
             "--set",
             "tournament.kind=gauntlet",
             "--set",
-            "engine.new.command=/bin/true",
+            &format!("engine.new.command={true_}"),
             "--set",
             "engine.new.name=c",
             "--set",
-            "engine.3.command=/bin/sh",
+            &format!("engine.3.command={sh}"),
         ],
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("engine c: /bin/true"), "{out}");
+    assert!(out.contains(&format!("engine c: {true_}")), "{out}");
     assert!(
         out.contains("pairing: a vs c") && out.contains("pairing: a vs sh-4"),
         "{out}"

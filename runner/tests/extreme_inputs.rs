@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+/// An engine that answers the handshake and plays nothing: a dry run starts each engine.
+const STAND_IN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stand-in-engine.sh");
+
 fn repo_file(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -68,7 +71,7 @@ fn a_two_pair_run_on_a_big_book_keeps_two_openings() {
     drop(out);
     let config = dir.join("run.toml");
     let text = format!(
-        "[tournament]\npairs = 2\n[time]\ndepth = 1\n[openings]\nfile = \"{}\"\norder = \"random\"\n[output]\ndir = \"{}\"\n[[engine]]\nname = \"a\"\ncommand = [\"/bin/sh\"]\n[[engine]]\nname = \"b\"\ncommand = [\"/bin/sh\"]\n",
+        "[tournament]\npairs = 2\n[time]\ndepth = 1\n[openings]\nfile = \"{}\"\norder = \"random\"\n[output]\ndir = \"{}\"\n[[engine]]\nname = \"a\"\ncommand = [{STAND_IN:?}]\n[[engine]]\nname = \"b\"\ncommand = [{STAND_IN:?}]\n",
         book.display(),
         dir.join("out").display()
     );
@@ -101,7 +104,8 @@ fn a_two_pair_run_on_a_big_book_keeps_two_openings() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// A round robin config of `n` engines (all `/bin/sh`: nothing is started).
+/// A round robin config of `n` engines (all the stand-in engine of tests/data: a dry run
+/// starts each once).
 fn round_robin(dir: &Path, n: usize) -> PathBuf {
     let mut text = format!(
         "[tournament]\nkind = \"round_robin\"\npairs = 1\n[time]\ndepth = 1\n[output]\ndir = \"{}\"\n",
@@ -109,7 +113,7 @@ fn round_robin(dir: &Path, n: usize) -> PathBuf {
     );
     for i in 0..n {
         text.push_str(&format!(
-            "[[engine]]\nname = \"e{i}\"\ncommand = [\"/bin/sh\"]\n"
+            "[[engine]]\nname = \"e{i}\"\ncommand = [{STAND_IN:?}]\n"
         ));
     }
     let path = dir.join(format!("rr{n}.toml"));

@@ -30,7 +30,8 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The issue's command line, with `/bin/sh` as both engines (nothing is started).
+/// The issue's command line, with `/bin/sh` as both engines ([`both_plans`] has the
+/// stand-in engine play them).
 const ISSUE: &str = "-engine cmd=/bin/sh name=new -engine cmd=/bin/sh name=base \
     -each proto=ucci tc=10+0.1 option.hashsize=16 \
     -rounds 500 -games 2 -repeat -concurrency 2 \
@@ -46,9 +47,21 @@ fn scratch() -> tempfile::TempDir {
         .expect("scratch")
 }
 
-/// The command line's plan, and the plan of the TOML it prints.
+/// The command line's plan, and the plan of the TOML it prints. A dry run starts each
+/// engine once: the line's `/bin/sh` and `/bin/true` are played by copies of the
+/// stand-in engine of tests/data, of the same names, in a scratch folder.
 fn both_plans(line: &str) -> (String, String, String) {
     let folder = scratch();
+    let bin = folder.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("bin folder");
+    let mut line = line.to_owned();
+    for name in ["sh", "true"] {
+        let stand_in = repo().join("runner/tests/data/stand-in-engine.sh");
+        std::fs::copy(stand_in, bin.join(name)).expect("stand-in engine");
+        let program = bin.join(name).display().to_string();
+        line = line.replace(&format!("cmd=/bin/{name}"), &format!("cmd={program}"));
+    }
+    let line = line.as_str();
     let mut args = words(line);
     args.push("--print-config".to_owned());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -92,7 +105,8 @@ fn the_issue_command_line_is_the_run_its_printed_config_describes() {
     ] {
         assert!(toml.contains(want), "`{want}` missing from:\n{toml}");
     }
-    assert!(toml.starts_with("# The config of: xq-runner -engine cmd=/bin/sh name=new"));
+    assert!(toml.starts_with("# The config of: xq-runner -engine cmd="));
+    assert!(toml.contains("/bin/sh name=new -engine cmd="), "{toml}");
     assert!(
         from_flags.contains("1 pairing(s) x 500 pairs = 1000 games at most, concurrency 2, seed 1"),
         "{from_flags}"
@@ -126,7 +140,10 @@ fn other_command_lines_round_trip_too() {
         "-engine cmd=/bin/sh -engine cmd=/bin/sh -engine cmd=/bin/sh -each depth=2 -rounds 1",
     );
     assert!(toml.contains("kind = \"round_robin\""), "{toml}");
-    assert!(plan.contains("engine sh_3: /bin/sh"), "{plan}");
+    assert!(
+        plan.contains("engine sh_3: /") && plan.contains("/bin/sh (ucci"),
+        "{plan}"
+    );
     assert!(toml.contains("dir = \"out/sh-and-2-more\""), "{toml}");
     let (toml, _, _) = both_plans(
         "-engine cmd=/bin/sh -engine cmd=/bin/sh -each tc=40/1:30+0.5 -games 7 -rounds 2",

@@ -11,6 +11,9 @@ use xq_core::board::{Color, START_FEN};
 use xq_core::notation::format_wxf;
 use xq_runner::openings::{BookFormat, Opening, OpeningBook};
 
+/// An engine that answers the handshake and plays nothing: a dry run starts each engine.
+const STAND_IN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stand-in-engine.sh");
+
 fn repo_file(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -179,7 +182,7 @@ fn a_run_checks_a_pgn_book_at_start_and_names_the_bad_line() {
     std::fs::write(&book, "1. h2e2 h9g7 *\n1. b2e2 b9c7 *\n1. h0g2 h0g2 *\n").expect("write");
     let config = folder.path().join("run.toml");
     let text = format!(
-        "[tournament]\npairs = 2\n[time]\ndepth = 1\n[openings]\nfile = \"{}\"\n[output]\ndir = \"{}\"\n[[engine]]\nname = \"a\"\ncommand = [\"/bin/sh\"]\n[[engine]]\nname = \"b\"\ncommand = [\"/bin/sh\"]\n",
+        "[tournament]\npairs = 2\n[time]\ndepth = 1\n[openings]\nfile = \"{}\"\n[output]\ndir = \"{}\"\n[[engine]]\nname = \"a\"\ncommand = [{STAND_IN:?}]\n[[engine]]\nname = \"b\"\ncommand = [{STAND_IN:?}]\n",
         book.display(),
         folder.path().join("out").display()
     );

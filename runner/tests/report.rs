@@ -650,3 +650,105 @@ fn markdown_and_html_in_names_stay_text() {
     assert!(html.contains("[Black &quot;![t](https://example.invalid/x.png)*b*&lt;i&gt;&quot;]"));
     assert_svgs(&html, 2);
 }
+
+#[test]
+fn a_game_of_an_unfinished_pair_is_not_said_to_be_in_games_pgn() {
+    let folder = scratch("unpaired", "match", &["run.json", "summary.json"]);
+    let dir = folder.path();
+    let mut all = entries("match");
+    // The run stopped with pair 3's second game unplayed: 11 games, 10 of them counted.
+    let dropped = all
+        .iter()
+        .position(|e| (e.pair, e.game) == (3, 1))
+        .expect("pair 3 game 1 in the fixture");
+    all.remove(dropped);
+    write_journal(dir, &all);
+    let (html, _) = report(dir);
+    let total = all.len();
+    assert!(
+        !html.contains(&format!("All {total} games of the run, as in")),
+        "games.pgn holds only the counted games"
+    );
+    let note = format!(
+        "All {total} games of the run: the {} in games.pgn (written when the run ends), and 1 game \
+         of an unfinished pair, not counted and not in games.pgn (marked).",
+        total - 1
+    );
+    assert!(
+        html.contains(&note),
+        "{}",
+        between(&html, "<p class=\"note\">All", "</p>")
+    );
+    let marked: Vec<&str> = game_rows(&html)
+        .into_iter()
+        .filter(|r| r.starts_with(" class=\"unpaired\""))
+        .collect();
+    assert_eq!(marked.len(), 1);
+    assert!(marked[0].contains("<a href=\"#g4-1\">"), "{}", marked[0]);
+    assert!(marked[0].contains("not counted: its pair is unfinished"));
+}
+
+/// The text of a PGN pop-up as written in the file (the page escapes it).
+fn pop_up(html: &str, anchor: &str) -> String {
+    let panel = between(
+        html,
+        &format!("<div class=\"pgn\" id=\"{anchor}\">"),
+        "</div>\n",
+    );
+    between(panel, "<pre>", "</pre>")
+        .trim_start_matches("<pre>")
+        .trim_end_matches("</pre>")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn the_pgn_pop_ups_have_the_date_time_control_and_opening_tags_of_games_pgn() {
+    let folder = scratch("pop-up-tags", "match", &["games.jsonl", "summary.json"]);
+    let dir = folder.path();
+    // The run's config as it validates on this machine: engines and openings found.
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("../openings/mainlines.epd");
+    let engine = std::env::current_exe().expect("test binary");
+    let mut run: Value =
+        serde_json::from_str(&read(&fixture("match").join("run.json"))).expect("run.json");
+    let config = run["config"]
+        .as_str()
+        .expect("config text")
+        .replace("target/release/xq-engine", &engine.display().to_string())
+        .replace("openings/mainlines.epd", &openings.display().to_string());
+    run["config"] = Value::String(config);
+    std::fs::write(dir.join("run.json"), run.to_string()).expect("run.json");
+    // The date games.pgn was written on, which the pop-ups repeat.
+    std::fs::write(
+        dir.join("games.pgn"),
+        "[Game \"Chinese Chess\"]\n[Event \"xq-runner\"]\n[Site \"xq-runner\"]\n[Date \"2026.11.30\"]\n",
+    )
+    .expect("games.pgn");
+    let (html, _) = report(dir);
+    let lines: Vec<String> = read(&openings)
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    for e in entries("match") {
+        let pgn = pop_up(&html, &format!("g{}-{}", e.pair + 1, e.game + 1));
+        let index = e.opening.expect("the fixture plays openings");
+        let line = &lines[index];
+        let name = line
+            .split("name \"")
+            .nth(1)
+            .and_then(|n| n.split('"').next());
+        let eco = line.split("; eco ").nth(1).map(str::trim);
+        for tag in [
+            "[Date \"2026.11.30\"]".to_owned(),
+            "[TimeControl \"depth 2\"]".to_owned(),
+            format!("[Opening \"{}\"]", name.expect("a name")),
+            format!("[ECCO \"{}\"]", eco.expect("an ECCO code")),
+        ] {
+            assert!(pgn.contains(&tag), "{tag} missing:\n{pgn}");
+        }
+    }
+}

@@ -166,6 +166,71 @@ fn a_run_writes_cutechess_pgn_a_pairing_header_a_last_line_and_a_linked_report()
     assert_eq!(panels, 4, "a PGN panel per game");
 }
 
+/// The PGN pop-ups of a report page, by round (`1.2`), unescaped as a browser shows them.
+fn pop_ups(html: &str) -> Vec<(String, String)> {
+    html.split("<div class=\"pgn\" id=\"g")
+        .skip(1)
+        .map(|panel| {
+            let pre = panel.split("<pre>").nth(1).unwrap_or_default();
+            let text = pre.split("</pre>").next().unwrap_or_default();
+            let text = text
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            let round = text
+                .lines()
+                .find_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]"))
+                .unwrap_or_default()
+                .to_owned();
+            (round, text)
+        })
+        .collect()
+}
+
+/// The games of a PGN file as written, by round.
+fn pgn_texts(pgn: &str) -> Vec<(String, String)> {
+    pgn.split("[Game ")
+        .skip(1)
+        .map(|game| {
+            let text = format!("[Game {}", game.trim_end());
+            let round = text
+                .lines()
+                .find_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]"))
+                .unwrap_or_default()
+                .to_owned();
+            (round, text)
+        })
+        .collect()
+}
+
+#[test]
+fn the_report_s_pgn_pop_ups_are_the_games_of_games_pgn() {
+    // Issue 47 item 4.3: the pop-ups lacked the Date, Opening and ECCO tags of the file.
+    let folder = scratch("outputs-pop-ups");
+    let config = match_config(folder.path(), 3, "");
+    let (code, stdout, stderr) = runner(&["run", config.to_str().expect("path")]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let out = folder.path().join("out");
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).expect("games.pgn");
+    let file = pgn_texts(&pgn);
+    assert_eq!(file.len(), 6, "{pgn}");
+    for (_, text) in &file {
+        for tag in ["[Date \"", "[Opening \"", "[ECCO \"", "[TimeControl \""] {
+            assert!(text.contains(tag), "games.pgn has {tag}: {text}");
+        }
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    assert_eq!(pop_ups(&html), file, "the pop-ups of the run's own report");
+    assert!(html.contains("All 6 games of the run, as in <a href=\"games.pgn\">games.pgn</a>."));
+    // `xq-runner report` rewrites the page from the folder: the same PGN again.
+    let (code, stdout, stderr) = runner(&["report", out.to_str().expect("path")]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    assert_eq!(pop_ups(&html), file, "the pop-ups of a rewritten report");
+}
+
 #[test]
 fn an_engine_answer_with_braces_cannot_forge_a_result_in_the_pgn() {
     let folder = scratch("outputs-brace");
@@ -192,4 +257,77 @@ fn an_engine_answer_with_braces_cannot_forge_a_result_in_the_pgn() {
         );
     }
     assert!(!pgn.lines().any(|l| l.starts_with('%')), "{pgn}");
+}
+
+#[test]
+fn an_option_the_engine_never_announced_is_warned_of_once_and_in_the_summary() {
+    // Issue 47 item 4.2: options an engine did not announce were sent silently.
+    let folder = scratch("outputs-unknown-option");
+    let config = match_config(folder.path(), 3, "");
+    let text = std::fs::read_to_string(&config).expect("config");
+    // `EVALLEVEL` is xq-engine's `evallevel` in other letters (no warning); `Foo` is none
+    // of its options.
+    let text = text.replace(
+        "options = { evallevel = \"6\", hashsize = \"4\" }",
+        "options = { EVALLEVEL = \"6\", hashsize = \"4\", Foo = \"1\" }",
+    );
+    std::fs::write(&config, text).expect("config");
+    let warning = "warning: engine `level6` did not announce the option `Foo`: sent anyway";
+
+    let (code, stdout, stderr) = runner(&["run", config.to_str().expect("path"), "--dry-run"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains(warning), "the dry run says it: {stdout}");
+    assert!(
+        !folder.path().join("out").exists(),
+        "a dry run writes nothing"
+    );
+
+    // Six games on two slots start level6 more than once: one warning all the same.
+    let (code, stdout, stderr) = runner(&["run", config.to_str().expect("path")]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("did not announce"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].starts_with(warning), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(folder.path().join("out/summary.json")).expect("summary.json"),
+    )
+    .expect("summary.json is JSON");
+    let unknown: Vec<&serde_json::Value> = summary["engines"]
+        .as_array()
+        .expect("engines")
+        .iter()
+        .map(|e| &e["unknown_options"])
+        .collect();
+    assert_eq!(
+        unknown,
+        [&serde_json::json!(["Foo"]), &serde_json::json!([])]
+    );
+    let html = std::fs::read_to_string(folder.path().join("out/report.html")).expect("report");
+    assert!(
+        html.contains(
+            "<p class=\"note warn\">level6 did not announce <code>Foo</code>: sent anyway"
+        ),
+        "the report's Engines card says it too"
+    );
+
+    // Names are compared as the engine's protocol announces them, in any case: in UCI,
+    // xq-engine's options are `Hash` and `EvalLevel`, so `evallevel` is one of them and
+    // UCCI's `hashsize` is unknown there.
+    let (code, stdout, stderr) = runner(&[
+        "run",
+        config.to_str().expect("path"),
+        "--dry-run",
+        "--out",
+        folder.path().join("uci").to_str().expect("path"),
+        "--set",
+        "engine.level0.protocol=uci",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("warning: engine `level0` did not announce the option `hashsize`:"),
+        "{stdout}"
+    );
 }

@@ -100,6 +100,21 @@ fn a_far_start_moves_close_to_the_best_value() {
     assert!(out.contains("skill, "), "fishtest's line: {out}");
     let page = std::fs::read_to_string(dir.join("out/report.html")).expect("report.html");
     assert!(page.contains("<svg") && !page.contains("<script"));
+    // Issue 47 item 4.4: the page shows the W/D/L of the tune's games, as tune.jsonl has them.
+    let mut wdl = [0; 3];
+    for r in records(dir) {
+        for game in r["games"].as_array().expect("games") {
+            let i = ["W", "D", "L"]
+                .iter()
+                .position(|g| game.as_str() == Some(*g));
+            wdl[i.expect("W, D or L")] += 1;
+        }
+    }
+    assert_eq!(wdl.iter().sum::<usize>(), 400);
+    // The figure's class is `value`, or `value long` for a long one.
+    let shown = format!("\">{} / {} / {}</div>", wdl[0], wdl[1], wdl[2]);
+    assert!(page.contains(&shown), "{shown} not on the page");
+    assert!(page.contains(".kpi {"), "in the match report's style");
 }
 
 #[test]

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::exit;
 use crate::config::{load, Override, Plan};
+use crate::schedule::preflight::{preflight, unknown_options_line};
 use crate::schedule::{folder, Start};
 use crate::store::meta::Shard;
 
@@ -192,7 +193,7 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 }
 
 /// The checks of a dry run beyond the config: the opening file, the output folder, and
-/// that every engine program is an executable file. Nothing is started.
+/// that every engine program is an executable file. Nothing is started yet.
 fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), String> {
     let plan = &loaded.plan;
     let openings = crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
@@ -215,6 +216,34 @@ fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), St
     Ok(())
 }
 
+/// A dry run's last check, after the plan is printed: each engine started once, as a
+/// run starts it, and the options it did not announce said.
+fn dry_run_engines(plan: &Plan) -> u8 {
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    match runtime.block_on(preflight(plan)) {
+        Ok(unknown) => {
+            println!(
+                "engines: each started once; {}",
+                if unknown.is_empty() {
+                    "every option set was announced"
+                } else {
+                    "options not announced below"
+                }
+            );
+            for (engine, options) in &unknown {
+                println!("warning: {}", unknown_options_line(engine, options));
+            }
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            exit::USAGE
+        }
+    }
+}
+
 /// Plays a loaded run (or only checks it with `dry_run`), with the engine traffic in
 /// `log` when given.
 #[must_use]
@@ -230,7 +259,7 @@ pub fn play(
             return exit::USAGE;
         }
         print_plan(&loaded.plan, &loaded.hash, start.shard);
-        return exit::OK;
+        return dry_run_engines(&loaded.plan);
     }
     if let Err(e) = open_log(log) {
         eprintln!("error: {e}");

@@ -7,6 +7,7 @@ mod from_engine;
 mod hint;
 mod io;
 mod lifetime;
+mod options;
 mod process;
 mod protocol;
 mod session;

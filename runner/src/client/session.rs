@@ -141,6 +141,16 @@ impl EngineSession {
         &self.spec.name
     }
 
+    /// The options of the config that the engine did not announce in its handshake
+    /// (sent all the same: an engine may take options it does not list).
+    #[must_use]
+    pub fn unknown_options(&self) -> Vec<String> {
+        super::options::unannounced(
+            &self.announced,
+            self.spec.options.iter().map(|(name, _)| name.as_str()),
+        )
+    }
+
     /// The hello exchange, options and the first `isready`.
     ///
     /// # Errors

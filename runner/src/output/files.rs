@@ -8,8 +8,8 @@ use std::path::Path;
 use thiserror::Error;
 
 use super::pgn_file::{PgnFileError, PgnWriter};
-use super::report::{write_input, HeadReading, RunHead};
-use super::summary::{summarize, RunnerCost};
+use super::report::{write_input, RunHead};
+use super::summary::{summarize, RunnerCost, UnknownOptions};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::store::ending::Ending;
@@ -55,8 +55,17 @@ impl RunFiles<'_> {
     /// # Errors
     /// [`FilesError`] when the PGN or the summary cannot be written.
     pub fn write(&self, dir: &Path) -> Result<(), FilesError> {
+        self.write_noting(dir, &UnknownOptions::new())
+    }
+
+    /// As [`RunFiles::write`], with the options each engine did not announce when the
+    /// run started (`unknown_options` of its line in `summary.json`).
+    ///
+    /// # Errors
+    /// As [`RunFiles::write`].
+    pub fn write_noting(&self, dir: &Path, unknown: &UnknownOptions) -> Result<(), FilesError> {
         let journal = dir.join(JOURNAL_FILE);
-        self.write_from(dir, |emit| {
+        self.write_all(dir, unknown, |emit| {
             Journal::scan(&journal, emit).map_err(|e| FilesError::Pgn(e.into()))
         })
     }
@@ -71,11 +80,18 @@ impl RunFiles<'_> {
     where
         G: FnOnce(&mut dyn FnMut(u64, JournalEntry)) -> Result<u64, FilesError> + Send,
     {
+        self.write_all(dir, &UnknownOptions::new(), games)
+    }
+
+    fn write_all<G>(&self, dir: &Path, unknown: &UnknownOptions, games: G) -> Result<(), FilesError>
+    where
+        G: FnOnce(&mut dyn FnMut(u64, JournalEntry)) -> Result<u64, FilesError> + Send,
+    {
         let journal = dir.join(JOURNAL_FILE);
         let counted = self.tracker.counted_games();
         let mut pgn =
             PgnWriter::create(self.plan, self.book, &journal, &counted, self.date.clone())?;
-        let summary = summarize(
+        let mut summary = summarize(
             self.plan,
             self.hash,
             self.tracker,
@@ -83,6 +99,11 @@ impl RunFiles<'_> {
             self.played_s,
             self.cost,
         );
+        for engine in &mut summary.engines {
+            if let Some(options) = unknown.get(&engine.name) {
+                engine.unknown_options.clone_from(options);
+            }
+        }
         let path = dir.join("summary.json");
         let text = serde_json::to_string_pretty(&summary).map_err(|e| FilesError::Write {
             path: path.clone(),
@@ -109,8 +130,9 @@ impl RunFiles<'_> {
                 "the thread reading the games failed".to_owned(),
             ))
         })?;
+        // The report's PGN pop-ups are written by the headers of games.pgn.
+        let read = reading.map(|r| r.finish(pgn.headers()));
         pgn.finish()?;
-        let read = reading.map(HeadReading::finish);
         if let (Some(head), Some((replay, games))) = (head, read) {
             if let Err(e) = write_input(&head.into_input(replay, games)) {
                 eprintln!("warning: the HTML report could not be written: {e}");

@@ -6,6 +6,7 @@ pub mod over_clock;
 pub mod pgn;
 pub mod pgn_comment;
 pub mod pgn_file;
+pub mod pgn_headers;
 pub mod printable;
 pub mod progress;
 pub mod report;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::pgn::{push_pgn, PgnContext};
+use super::pgn_headers::GameHeaders;
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::store::finished::{game_number, FinishedGames};
@@ -33,42 +33,19 @@ pub enum PgnFileError {
 
 /// The open PGN file and what every game's headers share.
 struct PgnFile<'a> {
-    plan: &'a Plan,
+    headers: GameHeaders<'a>,
     path: PathBuf,
     out: std::io::BufWriter<std::fs::File>,
-    date: String,
-    book: Option<&'a OpeningBook>,
-    /// The openings read from the run's file when no book was at hand.
-    read_book: Option<OpeningBook>,
     /// One game's text, reused from game to game.
     text: String,
 }
 
 impl PgnFile<'_> {
     fn write(&mut self, entry: &JournalEntry) -> Result<(), PgnFileError> {
-        let Some(played) = entry.to_played() else {
-            return Ok(());
-        };
-        let opening = entry
-            .opening
-            .and_then(|i| self.book.or(self.read_book.as_ref())?.get(i));
-        let context = PgnContext {
-            event: self.plan.event.clone(),
-            date: self.date.clone(),
-            round: format!("{}.{}", entry.pair + 1, entry.game + 1),
-            time_control: self.plan.engines.first().map(|e| e.time_control),
-            opening_name: opening.and_then(|o| o.name.clone()),
-            eco: opening.and_then(|o| o.eco.clone()),
-        };
-        let output = &self.plan.output;
         self.text.clear();
-        push_pgn(
-            &mut self.text,
-            &played,
-            &context,
-            output.pgn_format,
-            output.pgn_extras,
-        );
+        if !self.headers.push(&mut self.text, entry) {
+            return Ok(());
+        }
         self.out
             .write_all(self.text.as_bytes())
             .map_err(|source| PgnFileError::Write {
@@ -129,26 +106,13 @@ impl<'a> PgnWriter<'a> {
             path: path.clone(),
             source,
         })?;
-        // `merge` and `report --db` have no book at hand: read the openings the run played.
-        let read_book = match (book, &plan.openings) {
-            (None, Some(o)) => OpeningBook::load_used(&o.path, &crate::config::book_use(plan, o))
-                // The games are in the journal; without the book only their opening
-                // tags are missing, which is no reason to write no PGN at all.
-                .map_err(|e| tracing::warn!("the PGN is written without opening names: {e}"))
-                .ok()
-                .map(|(b, _)| b),
-            _ => None,
-        };
         let mut order: Box<dyn Iterator<Item = u64> + 'a> = Box::new(finished.iter());
         let next = order.next();
         Ok(PgnWriter {
             pgn: PgnFile {
-                plan,
+                headers: GameHeaders::for_plan(plan, book, date),
                 path,
                 out: std::io::BufWriter::with_capacity(1 << 16, file),
-                date,
-                book,
-                read_book,
                 text: String::new(),
             },
             journal: journal.to_owned(),
@@ -158,6 +122,12 @@ impl<'a> PgnWriter<'a> {
             early: BTreeMap::new(),
             failure: None,
         })
+    }
+
+    /// What every game's PGN is written with: the report's pop-ups use the same.
+    #[must_use]
+    pub fn headers(&self) -> &GameHeaders<'a> {
+        &self.pgn.headers
     }
 
     /// The next entry of the journal, found at `offset`.

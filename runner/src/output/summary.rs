@@ -18,7 +18,13 @@ pub struct EngineLine {
     pub command: Vec<String>,
     /// The `bench` signature given in the config, if any.
     pub bench: Option<u64>,
+    /// Options of the config that the engine did not announce when the run started.
+    pub unknown_options: Vec<String>,
 }
+
+/// Per engine name, the options of the config it did not announce (engines with none
+/// are left out).
+pub type UnknownOptions = BTreeMap<String, Vec<String>>;
 
 /// The statistics of one pairing, from its first engine's view.
 #[derive(Clone, Debug, Serialize)]
@@ -211,6 +217,8 @@ pub fn summarize(
                 name: e.spec.name.clone(),
                 command: e.spec.command.clone(),
                 bench: e.bench,
+                // Known only to the runner that started the engines: see `RunFiles`.
+                unknown_options: Vec::new(),
             })
             .collect(),
         games: tracker.games(),

@@ -8,6 +8,7 @@
 //! | `worker.rs` | a local worker: pairs from the queue, games to the coordinator |
 //! | `folder.rs` | the output folder: a new run, a resume, an extension; the checks before anything starts |
 //! | `ending.rs` | how a run ends: verdicts, the gate, fault limits |
+//! | `preflight.rs` | every engine started once before a run: a bad command stops it, unknown options are warned of |
 //! | `tournament.rs` | the coordinator |
 
 pub mod ending;
@@ -15,6 +16,7 @@ pub mod engines;
 pub mod errors;
 pub mod folder;
 pub mod folder_lock;
+pub mod preflight;
 pub mod tournament;
 pub mod worker;
 

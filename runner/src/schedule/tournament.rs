@@ -20,9 +20,9 @@ use super::engines::RunContext;
 use super::errors::{OpeningsError, OutputDirError};
 use super::folder::{self, Start as FolderStart};
 use super::folder_lock::FolderLock;
+use super::preflight::{preflight, unknown_options_line};
 use super::worker::{worker, Report};
 use super::RunState;
-use crate::client::EngineSession;
 use crate::config::book_use;
 use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
@@ -79,23 +79,6 @@ pub struct RunOutcome {
     pub exit_code: u8,
     pub status: String,
     pub output_dir: PathBuf,
-}
-
-/// Starts every engine once before anything is played, so a wrong command stops the run
-/// with a clear message instead of a column of losses.
-async fn preflight(plan: &Plan) -> Result<(), RunError> {
-    for engine in &plan.engines {
-        match EngineSession::start(&engine.spec, plan.timeouts).await {
-            Ok(session) => session.quit().await,
-            Err(e) => {
-                return Err(RunError::EngineStart {
-                    name: engine.spec.name.clone(),
-                    why: e.to_string(),
-                })
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Loads the openings, checking every line (a run's first step, and all a dry run
@@ -218,7 +201,10 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         .transpose()?;
     let schedule = openings.as_ref().map(|(_, schedule)| schedule);
     let (tracker, good_len) = played_so_far(plan, start.shard, schedule)?;
-    preflight(plan).await?;
+    let unknown_options = preflight(plan).await?;
+    for (engine, options) in &unknown_options {
+        eprintln!("warning: {}", unknown_options_line(engine, options));
+    }
     let mut meta = match resumed {
         Some(meta) => {
             Journal::cut_to(&journal_path, good_len)?;
@@ -256,7 +242,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         book: session.run.openings.as_ref().map(|(book, _)| book),
         date: today(),
     }
-    .write(&dir)?;
+    .write_noting(&dir, &unknown_options)?;
     drop(lock);
     let tracker = &session.tracker;
     if session.block_due {

@@ -13,8 +13,9 @@
 //! | `driver.rs` | the loop: iterations handed out, pairs played, theta updated |
 //! | `progress.rs` | the progress bar |
 //! | `outputs.rs` | `tune.json`: final values, options line, fishtest lines, trajectory |
-//! | `report.rs` | `report.html` |
+//! | `report.rs`, `charts.rs` | `report.html`, in the match report's style and with its chart code |
 
+pub mod charts;
 pub mod config;
 pub mod driver;
 pub mod folder;

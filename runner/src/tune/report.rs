@@ -1,80 +1,68 @@
-//! `report.html` of a tune: one inline SVG chart per parameter (theta over the pairs,
-//! with its start, min and max), the results of the pairs over the tune, and the config.
-//! One self-contained file: no scripts, no external resources.
+//! `report.html` of a tune, in the match report's style and made of its parts (page,
+//! header figures, cards, SVG charts): the W/D/L of the tune's games, the values, one
+//! chart per parameter (theta over the pairs on an axis fitted to its values, start,
+//! min and max marked), the results of the pairs, and the config. One self-contained
+//! file: no scripts, no external resources.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::charts::{param_chart, score_chart};
 use super::journal::Record;
 use super::outputs::{thin, TuneSummary, MAX_POINTS};
+use crate::output::report::{card, escape, foot, head, kpi};
 
 /// The name of the file.
 pub const REPORT_HTML: &str = "report.html";
 
-const WIDTH: f64 = 720.0;
-const HEIGHT: f64 = 220.0;
-const LEFT: f64 = 60.0;
-const RIGHT: f64 = 12.0;
-const TOP: f64 = 12.0;
-const BOTTOM: f64 = 28.0;
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// The games of the tune from the theta+ side: wins, draws, losses, and the pairs by
+/// the theta+ side's wins minus losses (-2 to +2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Games {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub pairs: [u64; 5],
 }
 
-/// A line chart of `ys` over `xs` on `[lo, hi]`, with dashed reference lines.
-fn chart(xs: &[u64], ys: &[f64], lo: f64, hi: f64, marks: &[(&str, f64)], x_max: u64) -> String {
-    let span = if hi > lo { hi - lo } else { 1.0 };
-    let x_max = x_max.max(1) as f64;
-    let px = |x: f64| LEFT + (WIDTH - LEFT - RIGHT) * x / x_max;
-    let py = |y: f64| TOP + (HEIGHT - TOP - BOTTOM) * (1.0 - (y - lo) / span);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" viewBox=\"0 0 {WIDTH} {HEIGHT}\">\
-<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" stroke=\"#ccc\"/>",
-        WIDTH - LEFT - RIGHT,
-        HEIGHT - TOP - BOTTOM
-    );
-    for (label, y) in [("max", hi), ("min", lo)] {
-        let _ = write!(
-            svg,
-            "<text x=\"{}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{label} {}</text>",
-            LEFT - 4.0,
-            py(y) + 4.0,
-            y
-        );
+impl Games {
+    /// Counted from the journal's records.
+    #[must_use]
+    pub fn of(records: &[Record]) -> Games {
+        let mut g = Games::default();
+        for r in records {
+            for game in r.games {
+                match game {
+                    'W' => g.wins += 1,
+                    'D' => g.draws += 1,
+                    'L' => g.losses += 1,
+                    _ => {}
+                }
+            }
+            if let Some(c) = usize::try_from(r.result + 2)
+                .ok()
+                .and_then(|i| g.pairs.get_mut(i))
+            {
+                *c += 1;
+            }
+        }
+        g
     }
-    for (label, y) in marks {
-        let _ = write!(
-            svg,
-            "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{y1:.1}\" y2=\"{y1:.1}\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\
-<text x=\"{}\" y=\"{:.1}\" font-size=\"11\" fill=\"#555\">{label} {}</text>",
-            WIDTH - RIGHT,
-            LEFT + 4.0,
-            py(*y) - 3.0,
-            (y * 100.0).round() / 100.0,
-            y1 = py(*y)
-        );
+
+    fn total(self) -> u64 {
+        self.wins + self.draws + self.losses
     }
-    let points: Vec<String> = xs
-        .iter()
-        .zip(ys)
-        .map(|(&x, &y)| format!("{:.1},{:.1}", px(x as f64), py(y.clamp(lo, hi))))
-        .collect();
-    let _ = write!(
-        svg,
-        "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1.5\" points=\"{}\"/>\
-<text x=\"{LEFT}\" y=\"{}\" font-size=\"11\">0</text>\
-<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{} pairs</text></svg>",
-        points.join(" "),
-        HEIGHT - 10.0,
-        WIDTH - RIGHT,
-        HEIGHT - 10.0,
-        x_max
-    );
-    svg
+
+    /// The theta+ side's points over its games, in percent (`n/a` without games).
+    fn score(self) -> String {
+        match self.total() {
+            0 => "n/a".to_owned(),
+            n => format!(
+                "{:.1}%",
+                100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+            ),
+        }
+    }
 }
 
 /// The moving average of the theta+ side's score per game over a window of pairs.
@@ -102,74 +90,127 @@ fn moving_score(records: &[Record]) -> (Vec<u64>, Vec<f64>, usize) {
     )
 }
 
-/// The whole page.
-#[must_use]
-pub fn html(summary: &TuneSummary, records: &[Record], config: &str) -> String {
-    let mut page = String::new();
+fn header(out: &mut String, summary: &TuneSummary, games: Games) {
     let _ = write!(
-        page,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Tune of {name}</title>\
-<style>body{{font-family:sans-serif;margin:2em;max-width:780px}}table{{border-collapse:collapse}}\
-td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}pre{{background:#f4f4f4;padding:1em;overflow-x:auto}}</style>\
-</head><body><h1>Tune of {name}</h1><p>{played} of {total} pairs played ({status}).</p>",
-        name = escape(&summary.engine),
-        played = summary.played,
-        total = summary.iterations,
-        status = escape(&summary.status)
+        out,
+        "<header><div class=\"eyebrow\">xq-runner tune report &middot; SPSA</div><h1>Tune of {}</h1>\
+         <span class=\"status\">{}</span><div class=\"kpis\">",
+        escape(&summary.engine),
+        escape(&summary.status)
     );
-    page.push_str("<h2>Values</h2><table><tr><th>parameter</th><th>start</th><th>min</th><th>max</th><th>final</th></tr>");
+    kpi(
+        out,
+        "Pairs",
+        &format!("{} / {}", summary.played, summary.iterations),
+        "played / planned",
+    );
+    kpi(out, "Games", &games.total().to_string(), "two a pair");
+    kpi(
+        out,
+        "W / D / L",
+        &format!("{} / {} / {}", games.wins, games.draws, games.losses),
+        "for theta+ (theta + c against theta - c)",
+    );
+    kpi(out, "Score", &games.score(), "theta+; 50% when even");
+    kpi(
+        out,
+        "Parameters",
+        &summary.params.len().to_string(),
+        "tuned together",
+    );
+    out.push_str("</div></header>\n");
+}
+
+fn values_table(summary: &TuneSummary) -> String {
+    let mut t = String::from(
+        "<table><thead><tr><th>Parameter</th><th class=\"num\">Start</th><th class=\"num\">Min</th>\
+         <th class=\"num\">Max</th><th class=\"num\">Final</th><th class=\"num\">Sent as</th></tr></thead><tbody>",
+    );
     for f in &summary.params {
         let p = &f.param;
         let _ = write!(
-            page,
-            "<tr><td style=\"text-align:left\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td></tr>",
+            t,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{:.2}</td><td class=\"num\">{}</td></tr>",
             escape(&p.name),
             p.start,
             p.min,
             p.max,
-            f.value
+            f.value,
+            f.rounded
         );
     }
-    let _ = write!(page, "</table><pre>{}</pre>", escape(&summary.options_line));
+    let _ = write!(
+        t,
+        "</tbody></table><pre class=\"config\">{}</pre>",
+        escape(&summary.options_line)
+    );
+    t
+}
+
+fn results(summary: &TuneSummary, records: &[Record], games: Games) -> String {
+    let mut t = String::from(
+        "<table><thead><tr><th>Pairs by the theta+ side's wins minus losses</th><th class=\"num\">-2</th>\
+         <th class=\"num\">-1</th><th class=\"num\">0</th><th class=\"num\">+1</th><th class=\"num\">+2</th>\
+         </tr></thead><tbody><tr><td>pairs</td>",
+    );
+    for c in games.pairs {
+        let _ = write!(t, "<td class=\"num\">{c}</td>");
+    }
+    t.push_str("</tr></tbody></table>");
+    if records.is_empty() {
+        t.push_str("<p class=\"note\">No pairs played yet.</p>");
+        return t;
+    }
+    let (xs, ys, window) = moving_score(records);
+    let _ = write!(
+        t,
+        "<div class=\"chart\">{}</div><p class=\"note\">0.5: the two sides are even; it drifts \
+         from 0.5 while theta is far from the best values.</p>",
+        score_chart(&xs, &ys, window, summary.played)
+    );
+    t
+}
+
+/// The whole page.
+#[must_use]
+pub fn html(summary: &TuneSummary, records: &[Record], config: &str) -> String {
+    let games = Games::of(records);
+    let mut page = head(&format!("xq-runner tune: {}", summary.engine));
+    header(&mut page, summary, games);
+    card(&mut page, "Values", &values_table(summary));
+    // One parameter alone gets the page's width; more go two a row.
+    let alone = summary.params.len() == 1;
+    let mut charts = String::from(if alone {
+        "<div>"
+    } else {
+        "<div class=\"grid2\">"
+    });
     for (i, p) in summary.params.iter().map(|f| &f.param).enumerate() {
-        let _ = write!(page, "<h2>{}</h2>", escape(&p.name));
-        page.push_str(&chart(
-            &summary.trajectory.pairs,
-            &summary.trajectory.values[i],
-            p.min,
-            p.max,
-            &[("start", p.start)],
-            summary.played,
-        ));
-    }
-    page.push_str("<h2>Results</h2>");
-    let mut counts = [0u64; 5];
-    for r in records {
-        if let Some(c) = usize::try_from(r.result + 2)
-            .ok()
-            .and_then(|i| counts.get_mut(i))
-        {
-            *c += 1;
-        }
-    }
-    page.push_str("<p>Pairs by the theta+ side's wins minus losses:</p><table><tr><th>-2</th><th>-1</th><th>0</th><th>+1</th><th>+2</th></tr><tr>");
-    for c in counts {
-        let _ = write!(page, "<td>{c}</td>");
-    }
-    page.push_str("</tr></table>");
-    if !records.is_empty() {
-        let (xs, ys, window) = moving_score(records);
+        let values = summary
+            .trajectory
+            .values
+            .get(i)
+            .map_or(&[][..], Vec::as_slice);
+        // Plain divs: `.chart + .chart` spaces charts in a column, not in a grid.
         let _ = write!(
-            page,
-            "<p>The theta+ side's score per game, averaged over {window} pairs (0.5: the two sides are even; it drifts from 0.5 while theta is far from the best values):</p>"
+            charts,
+            "<div>{}</div>",
+            param_chart(p, &summary.trajectory.pairs, values, summary.played, alone)
         );
-        page.push_str(&chart(&xs, &ys, 0.0, 1.0, &[("0.5", 0.5)], summary.played));
     }
+    charts.push_str(
+        "</div><p class=\"note\">Each axis spans the values theta took; the dashed line is the \
+         start, min and max are red lines when they fall on it.</p>",
+    );
+    card(&mut page, "Theta over pairs", &charts);
+    card(&mut page, "Results", &results(summary, records, games));
     let _ = writeln!(
         page,
-        "<h2>Config</h2><pre>{}</pre></body></html>",
+        "<section class=\"card\"><details><summary>Configuration</summary><pre class=\"config\">{}</pre></details></section>",
         escape(config)
     );
+    page.push_str(&foot("xq-runner tune"));
     page
 }
 
@@ -195,7 +236,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     #[test]
-    fn one_chart_per_parameter_and_no_scripts() {
+    fn the_page_has_the_games_the_values_and_a_chart_per_parameter() {
         let params: Vec<TuneParam> = ["A", "B<"]
             .iter()
             .map(|n| TuneParam {
@@ -208,14 +249,16 @@ mod tests {
                 origin: None,
             })
             .collect();
+        // A third of the pairs each: WW (+2), DL (-1), DD (0).
+        let pairs = [(['W', 'W'], 2), (['D', 'L'], -1), (['D', 'D'], 0)];
         let records: Vec<Record> = (1..=30)
             .map(|k| Record {
                 iteration: k,
                 plus: BTreeMap::new(),
                 minus: BTreeMap::new(),
                 flip: BTreeMap::new(),
-                games: ['W', 'L'],
-                result: (k % 5) as i32 - 2,
+                games: pairs[k as usize % 3].0,
+                result: pairs[k as usize % 3].1,
                 theta: BTreeMap::from([
                     ("A".to_owned(), 5.0 + k as f64 / 10.0),
                     ("B<".to_owned(), 4.0),
@@ -223,15 +266,47 @@ mod tests {
             })
             .collect();
         let summary = TuneSummary::new("e", 30, &params, &[8.0, 4.0], &records, "finished");
-        let page = html(&summary, &records, "[tune]\npairs = 30\n");
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), &summary, &records, "[tune]\npairs = 30\n").expect("written");
+        let page = std::fs::read_to_string(dir.path().join(REPORT_HTML)).expect("report.html");
         assert_eq!(
             page.matches("<svg").count(),
             3,
             "two parameters and the results"
         );
-        assert!(!page.contains("<script"));
+        assert!(!page.contains("<script") && !page.contains("<link") && !page.contains(" src="));
         assert!(page.contains("B&lt;") && !page.contains("B<<"));
         assert!(page.contains("pairs = 30"));
-        assert!(page.contains("<td>6</td>"), "each result count is 6");
+        assert!(
+            page.contains("<div class=\"value\">20 / 30 / 10</div>"),
+            "W / D / L of the theta+ side"
+        );
+        assert!(
+            page.contains("<div class=\"value\">58.3%</div>"),
+            "its score"
+        );
+        let counts = "<td class=\"num\">0</td><td class=\"num\">10</td><td class=\"num\">10</td>\
+                      <td class=\"num\">0</td><td class=\"num\">10</td>";
+        assert!(page.contains(counts), "pairs by wins minus losses");
+        assert!(page.contains(".kpi {"), "the match report's style");
+        // A's theta went from 5 to 8 in 0..10: its axis spans that, not the whole range,
+        // and says where min and max are.
+        let a = page
+            .split("aria-label=\"A over pairs\"")
+            .nth(1)
+            .and_then(|rest| rest.split("</svg>").next())
+            .expect("A's chart");
+        let ticks: Vec<f64> = a
+            .lines()
+            .filter(|l| l.starts_with("<text x=\"56.0\"") && l.contains("text-anchor=\"end\""))
+            .filter_map(|l| l.split('>').nth(1)?.split('<').next()?.parse().ok())
+            .collect();
+        let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
+        assert!(
+            (4.0..5.0).contains(&lo) && (8.0..=9.0).contains(&hi),
+            "{ticks:?}"
+        );
+        assert!(a.contains(">max 10 above, min 0 below</text>"), "{a}");
+        assert!(a.contains(">start 5</text>"));
     }
 }

@@ -3,14 +3,14 @@
 //! an engine fault, up to [`FAULT_GAMES`] of them. A run of any length gives a page of
 //! bounded size; `games.pgn` holds every game.
 //!
-//! Each listed game carries its PGN text, written by the same code as `games.pgn`
-//! (without the `Date`, which is only known when that file is written, and without the
-//! opening's name, which would mean reading the opening file).
+//! Each listed game carries its PGN text, written by the [`GameHeaders`] that write
+//! `games.pgn` (the same date, time control and opening names), so the two cannot
+//! differ. A game whose partner has not finished is listed too, marked as not counted:
+//! like the counts, `games.pgn` leaves it out.
 
 use std::collections::BTreeMap;
 
-use crate::output::pgn::{write_pgn, MoveFormat, PgnContext};
-use crate::output::pgn_comment::PgnExtras;
+use crate::output::pgn_headers::GameHeaders;
 use crate::store::finished::game_number;
 use crate::store::journal::JournalEntry;
 
@@ -40,6 +40,8 @@ pub struct GameRow {
     pub fault: bool,
     pub faulted: Option<String>,
     pub detail: Option<String>,
+    /// Whether its pair is complete: only then is it counted and in `games.pgn`.
+    pub counted: bool,
     /// The game's PGN.
     pub pgn: String,
 }
@@ -52,14 +54,6 @@ impl GameRow {
     }
 }
 
-/// What the PGN of a listed game needs besides the entry.
-#[derive(Clone, Debug, Default)]
-pub struct PgnSettings {
-    pub event: String,
-    pub format: MoveFormat,
-    pub extras: PgnExtras,
-}
-
 /// The listed games and how many there are in all.
 #[derive(Clone, Debug, Default)]
 pub struct GameList {
@@ -68,12 +62,14 @@ pub struct GameList {
     /// Games in the journal (duplicates counted once) and how many ended by a fault.
     pub total: u64,
     pub faults: u64,
+    /// Games whose partner has not finished: in the journal, not counted, not in
+    /// `games.pgn`.
+    pub unpaired: u64,
 }
 
 /// Picks the games to list while the journal is read.
 #[derive(Debug, Default)]
 pub struct GamePicker {
-    settings: PgnSettings,
     first: BTreeMap<u64, JournalEntry>,
     faulted: BTreeMap<u64, JournalEntry>,
     seen: crate::store::finished::FinishedGames,
@@ -96,11 +92,8 @@ fn keep(kept: &mut BTreeMap<u64, JournalEntry>, cap: usize, number: u64, entry: 
 
 impl GamePicker {
     #[must_use]
-    pub fn new(settings: PgnSettings) -> GamePicker {
-        GamePicker {
-            settings,
-            ..GamePicker::default()
-        }
+    pub fn new() -> GamePicker {
+        GamePicker::default()
     }
 
     /// The next journal entry; a game seen before (a duplicate line) is skipped, as the
@@ -118,23 +111,30 @@ impl GamePicker {
         }
     }
 
-    /// The list, with each game's PGN written.
+    /// The list, with each game's PGN written by `headers`.
     #[must_use]
-    pub fn finish(mut self) -> GameList {
+    pub fn finish(mut self, headers: &GameHeaders<'_>) -> GameList {
         let mut picked = std::mem::take(&mut self.first);
         picked.append(&mut self.faulted);
         let rows = picked
             .into_iter()
-            .map(|(number, entry)| self.row(number, &entry))
+            .map(|(number, entry)| self.row(number, &entry, headers))
             .collect();
+        // The tracker's rule: a game counts once the other game of its pair is in.
+        let unpaired = self
+            .seen
+            .iter()
+            .filter(|&n| !self.seen.contains(n ^ 1))
+            .count() as u64;
         GameList {
             rows,
             total: self.total,
             faults: self.faults,
+            unpaired,
         }
     }
 
-    fn row(&self, number: u64, entry: &JournalEntry) -> GameRow {
+    fn row(&self, number: u64, entry: &JournalEntry, headers: &GameHeaders<'_>) -> GameRow {
         let round = format!("{}.{}", entry.pair + 1, entry.game + 1);
         let opening = entry.opening.map_or_else(String::new, |i| {
             let mut moves = entry.opening_moves.split_whitespace();
@@ -148,23 +148,10 @@ impl GamePicker {
             }
             text
         });
-        let context = PgnContext {
-            event: self.settings.event.clone(),
-            date: "????.??.??".to_owned(),
-            round: round.clone(),
-            ..PgnContext::default()
-        };
-        let pgn = entry.to_played().map_or_else(
-            || "(the journal's moves of this game do not parse)".to_owned(),
-            |played| {
-                write_pgn(
-                    &played,
-                    &context,
-                    self.settings.format,
-                    self.settings.extras,
-                )
-            },
-        );
+        let mut pgn = String::new();
+        if !headers.push(&mut pgn, entry) {
+            pgn.push_str("(the journal's moves of this game do not parse)");
+        }
         GameRow {
             number: number + 1,
             round,
@@ -177,6 +164,7 @@ impl GamePicker {
             fault: entry.reason.is_fault(),
             faulted: entry.faulted.clone(),
             detail: entry.detail.clone(),
+            counted: self.seen.contains(number ^ 1),
             pgn: pgn.trim_end().to_owned(),
         }
     }
@@ -203,7 +191,7 @@ mod tests {
 
     #[test]
     fn the_first_games_and_every_fault_up_to_the_caps() {
-        let mut picker = GamePicker::new(PgnSettings::default());
+        let mut picker = GamePicker::new();
         // Journal order is not game order: the last pairs come first.
         let pairs = 500;
         for pair in (0..pairs).rev() {
@@ -214,8 +202,9 @@ mod tests {
             }
         }
         picker.add(&entry(0, 0, false)); // a duplicate line
-        let list = picker.finish();
+        let list = picker.finish(&GameHeaders::default());
         assert_eq!(list.total, pairs * 2);
+        assert_eq!(list.unpaired, 0);
         let fault_numbers: Vec<u64> = (200..pairs * 2).filter(|n| n % 3 == 0).collect();
         assert!(fault_numbers.len() > FAULT_GAMES);
         assert_eq!(list.faults, fault_numbers.len() as u64);
@@ -238,5 +227,42 @@ mod tests {
             .rows
             .iter()
             .any(|r| r.fault && r.faulted.as_deref() == Some("b")));
+    }
+
+    #[test]
+    fn a_listed_game_has_the_pgn_of_games_pgn_and_an_unpaired_one_is_marked() {
+        let epd = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 \
+                   moves h2e2 ; name \"Central cannon\" ; eco C00\n";
+        let book = crate::openings::OpeningBook::from_reader(epd.as_bytes(), "t.epd".as_ref())
+            .expect("book");
+        let headers = GameHeaders {
+            event: "ev".to_owned(),
+            date: "2026.12.05".to_owned(),
+            time_control: Some(crate::game::TimeControl::Depth(3)),
+            book: Some(std::borrow::Cow::Owned(book)),
+            ..GameHeaders::default()
+        };
+        let mut picker = GamePicker::new();
+        // Pair 0 whole, pair 1 with its first game only (a run stopped before its partner).
+        for (pair, game) in [(0, 0), (0, 1), (1, 0)] {
+            let mut e = entry(pair, game, false);
+            e.opening = Some(0);
+            e.opening_moves = "h2e2".to_owned();
+            e.moves = "h9g7 h0g2".to_owned();
+            picker.add(&e);
+        }
+        let list = picker.finish(&headers);
+        assert_eq!((list.total, list.unpaired), (3, 1));
+        let counted: Vec<bool> = list.rows.iter().map(|r| r.counted).collect();
+        assert_eq!(counted, [true, true, false]);
+        let pgn = &list.rows[0].pgn;
+        for tag in [
+            "[Date \"2026.12.05\"]",
+            "[Opening \"Central cannon\"]",
+            "[ECCO \"C00\"]",
+            "[TimeControl \"depth 3\"]",
+        ] {
+            assert!(pgn.contains(tag), "{tag} missing: {pgn}");
+        }
     }
 }

@@ -14,7 +14,8 @@ use super::games::{GameList, GameRow, FAULT_GAMES, FIRST_GAMES};
 /// Longest fault detail shown in the table (the PGN has it whole).
 const DETAIL_SHOWN: usize = 90;
 
-/// What the list holds, in words, and where the rest is.
+/// What the list holds, in words, and where the rest is: `games.pgn` holds the counted
+/// games, so a game whose pair is unfinished is said apart.
 fn list_note(list: &GameList, has_pgn: bool) -> String {
     let file = if has_pgn {
         "<a href=\"games.pgn\">games.pgn</a>"
@@ -23,16 +24,34 @@ fn list_note(list: &GameList, has_pgn: bool) -> String {
     };
     let shown = list.rows.len() as u64;
     let open = "A result opens the game's PGN.";
+    let counted = list.total - list.unpaired;
+    let unfinished = |n: u64| {
+        if n == 1 {
+            "1 game of an unfinished pair".to_owned()
+        } else {
+            format!("{n} games of unfinished pairs")
+        }
+    };
     if shown == list.total {
         let faults = match list.faults {
             0 => String::new(),
             1 => " 1 ended by an engine fault (highlighted).".to_owned(),
             n => format!(" {n} ended by an engine fault (highlighted)."),
         };
-        return format!(
-            "All {} of the run, as in {file}.{faults} {open}",
-            plural(list.total, "game")
-        );
+        let all = if list.unpaired == 0 {
+            format!(
+                "All {} of the run, as in {file}.",
+                plural(list.total, "game")
+            )
+        } else {
+            format!(
+                "All {} of the run: the {counted} in {file}, and {}, not counted and not in \
+                 games.pgn (marked).",
+                plural(list.total, "game"),
+                unfinished(list.unpaired)
+            )
+        };
+        return format!("{all}{faults} {open}");
     }
     let faults = match list.faults {
         0 => "; no game ended by an engine fault".to_owned(),
@@ -43,9 +62,16 @@ fn list_note(list: &GameList, has_pgn: bool) -> String {
             ", and the first {FAULT_GAMES} of the {n} that ended by an engine fault (highlighted)"
         ),
     };
+    let rest = match list.unpaired {
+        0 => format!("Every game is in {file}."),
+        n => format!(
+            "Every counted game ({counted}) is in {file}; {}, not counted, {}.",
+            unfinished(n),
+            if n == 1 { "is not" } else { "are not" }
+        ),
+    };
     format!(
-        "{shown} of the run's {} games: the first {FIRST_GAMES}{faults}. Every game is in \
-         {file}. {open}",
+        "{shown} of the run's {} games: the first {FIRST_GAMES}{faults}. {rest} {open}",
         list.total
     )
 }
@@ -59,7 +85,11 @@ fn plural(n: u64, word: &str) -> String {
 }
 
 fn row(out: &mut String, g: &GameRow) {
-    let class = if g.fault { " class=\"fault\"" } else { "" };
+    let class = match (g.fault, g.counted) {
+        (true, _) => " class=\"fault\"",
+        (false, false) => " class=\"unpaired\"",
+        (false, true) => "",
+    };
     let mut reason = format!("<code>{}</code>", escape(&g.reason));
     if g.fault {
         if let Some(engine) = &g.faulted {
@@ -79,6 +109,9 @@ fn row(out: &mut String, g: &GameRow) {
                 escape(&short)
             );
         }
+    }
+    if !g.counted {
+        reason.push_str("<div class=\"detail\">not counted: its pair is unfinished</div>");
     }
     let _ = write!(
         out,

@@ -31,7 +31,8 @@ fn badge_class(marker: &str) -> &'static str {
     }
 }
 
-fn kpi(out: &mut String, label: &str, value: &str, sub: &str) {
+/// One figure of the header: a label, the value, a line under it.
+pub(crate) fn kpi(out: &mut String, label: &str, value: &str, sub: &str) {
     // Long values (W / D / L of big runs, engine names) in a smaller size.
     let size = if value.chars().count() > 14 {
         " long"
@@ -165,7 +166,8 @@ fn settings_line(f: &Facts<'_>) -> String {
     format!("<div class=\"meta settings\">{settings} &middot; {pgn}</div>")
 }
 
-fn card(out: &mut String, title: &str, body: &str) {
+/// A card of the page: a titled section holding `body` (markup).
+pub(crate) fn card(out: &mut String, title: &str, body: &str) {
     let _ = writeln!(
         out,
         "<section class=\"card\"><h2>{}</h2>{body}</section>",
@@ -368,18 +370,53 @@ fn engines_table(f: &Facts<'_>) -> String {
         );
     }
     t.push_str("</tbody></table>");
+    for e in f
+        .input
+        .engines
+        .iter()
+        .filter(|e| !e.unknown_options.is_empty())
+    {
+        let names: Vec<String> = e
+            .unknown_options
+            .iter()
+            .map(|o| format!("<code>{}</code>", escape(o)))
+            .collect();
+        let _ = write!(
+            t,
+            "<p class=\"note warn\">{} did not announce {}: sent anyway, it may ignore {}.</p>",
+            escape(&e.name),
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        );
+    }
     t
+}
+
+/// The start of a page in the report's style, up to its `<main>`: the tune report is
+/// made of the same parts.
+#[must_use]
+pub(crate) fn head(title: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n",
+        escape(title)
+    )
+}
+
+/// The end of a page made by `command`.
+#[must_use]
+pub(crate) fn foot(command: &str) -> String {
+    format!(
+        "<footer>Made by <code>{}</code></footer>\n</main>\n</body>\n</html>\n",
+        escape(command)
+    )
 }
 
 /// The whole page.
 #[must_use]
 pub fn page(f: &Facts<'_>) -> String {
-    let mut out = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>xq-runner report: {}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n",
-        escape(&f.title())
-    );
+    let mut out = head(&format!("xq-runner report: {}", f.title()));
     header(f, &mut out);
     let multi = f.input.kind != TournamentKind::Match;
     let block = if f.result_text.trim().is_empty() {
@@ -419,11 +456,11 @@ pub fn page(f: &Facts<'_>) -> String {
         let _ = writeln!(out, "<div class=\"grid2\"><section class=\"card\"><h2>Faults per engine</h2>{}</section><section class=\"card\"><h2>Engines</h2>{}</section></div>", faults_table(f), engines_table(f));
     }
     out.push_str(&super::over_clock_html::over_clock_card(f));
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<section class=\"card\"><details><summary>Configuration (run.json)</summary><pre class=\"config\">{}</pre></details></section>\n\
-         <footer>Made by <code>xq-runner report</code></footer>\n</main>\n</body>\n</html>\n",
+        "<section class=\"card\"><details><summary>Configuration (run.json)</summary><pre class=\"config\">{}</pre></details></section>",
         escape(&f.input.meta.config)
     );
+    out.push_str(&foot("xq-runner report"));
     out
 }

@@ -10,12 +10,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::games::{GameList, GamePicker, PgnSettings};
+use super::games::{GameList, GamePicker};
 use super::series::{Replay, Replayer};
 use super::ReportError;
 use crate::config::MoveFormat;
 use crate::config::PgnExtras;
 use crate::config::{RawConfig, TournamentKind};
+use crate::game::TimeControl;
+use crate::output::pgn_headers::{date_of, GameHeaders};
 use crate::output::settings::RunSettings;
 use crate::stats::{EloModel, Sprt};
 use crate::store::journal::{Journal, JournalEntry};
@@ -28,6 +30,8 @@ pub struct EngineInfo {
     pub command: Vec<String>,
     /// Engine options from the config (`evallevel = 3`), if the config could be read.
     pub options: BTreeMap<String, String>,
+    /// Those of them the engine did not announce (from `summary.json`).
+    pub unknown_options: Vec<String>,
 }
 
 /// How the run ended, from `summary.json`.
@@ -81,6 +85,8 @@ struct SummaryEngine {
     name: String,
     #[serde(default)]
     command: Vec<String>,
+    #[serde(default)]
+    unknown_options: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -105,7 +111,7 @@ pub fn read_run(dir: &Path) -> Result<RunInput, ReportError> {
     let mut reading = head.reading();
     // Alone, the reading has nothing to overlap with: parsed here, as it is read.
     Journal::scan(&dir.join("games.jsonl"), |_, entry| reading.add(&entry))?;
-    let (replay, games) = reading.finish();
+    let (replay, games) = reading.finish(&head.pgn_headers());
     Ok(head.into_input(replay, games))
 }
 
@@ -139,10 +145,11 @@ impl HeadReading<'_> {
         self.picker.add(entry);
     }
 
-    /// The replay and the games listed.
+    /// The replay and the games listed, their PGN written by `headers` (those of
+    /// `games.pgn`).
     #[must_use]
-    pub fn finish(self) -> (Replay, GameList) {
-        (self.replayer.finish(), self.picker.finish())
+    pub fn finish(self, headers: &GameHeaders<'_>) -> (Replay, GameList) {
+        (self.replayer.finish(), self.picker.finish(headers))
     }
 }
 
@@ -224,11 +231,29 @@ impl RunHead {
     pub fn reading(&self) -> HeadReading<'_> {
         HeadReading {
             replayer: Replayer::new(&self.names, &self.pairings, self.sprt.as_ref()),
-            picker: GamePicker::new(
+            picker: GamePicker::new(),
+        }
+    }
+
+    /// The headers `games.pgn` was written with, for a report written without it (`xq-runner
+    /// report <dir>`): the run's config validated again, the date of the folder's
+    /// `games.pgn` (today's without one, as it would be written now). A config that no
+    /// longer validates here (an engine moved) gives what the text says, without the
+    /// opening names.
+    #[must_use]
+    pub fn pgn_headers(&self) -> GameHeaders<'static> {
+        let date = date_of(&self.dir.join("games.pgn")).unwrap_or_else(crate::output::files::today);
+        match crate::config::parse("run.json", &self.meta.config, &[]) {
+            Ok(loaded) => GameHeaders::for_plan(&loaded.plan, None, date),
+            Err(e) => {
+                tracing::warn!(
+                    "the report's PGN leaves out the opening names: the run's config does not validate here: {e}"
+                );
                 self.config
                     .as_ref()
-                    .map_or_else(PgnSettings::default, pgn_settings),
-            ),
+                    .map_or_else(GameHeaders::default, lenient_headers)
+                    .with_date(date)
+            }
         }
     }
 
@@ -261,9 +286,24 @@ impl RunHead {
 
 /// How the run writes its PGN, as `config::plan` reads it (leniently: a report shows
 /// what it can).
-fn pgn_settings(c: &RawConfig) -> PgnSettings {
+fn lenient_headers(c: &RawConfig) -> GameHeaders<'static> {
     let o = &c.output;
-    PgnSettings {
+    // The first engine's own limit, else the run's: the first of them that reads.
+    let own = c.engines.first().and_then(|e| e.time.as_ref());
+    let time_control = own.into_iter().chain([&c.time]).find_map(|t| {
+        t.tc.as_deref()
+            .and_then(|tc| TimeControl::parse(tc).ok())
+            .or_else(|| {
+                let m = t.movetime.as_deref()?;
+                crate::game::parse_duration(m)
+                    .ok()
+                    .map(TimeControl::MoveTime)
+            })
+            .or_else(|| t.depth.map(TimeControl::Depth))
+            .or_else(|| t.nodes.map(TimeControl::Nodes))
+    });
+    GameHeaders {
+        time_control,
         event: c
             .tournament
             .event
@@ -278,6 +318,7 @@ fn pgn_settings(c: &RawConfig) -> PgnSettings {
             seldepth: o.pgn_seldepth.unwrap_or(false),
             nps: o.pgn_nps.unwrap_or(false),
         },
+        ..GameHeaders::default()
     }
 }
 
@@ -317,6 +358,7 @@ fn shape_from_summary(
             name: e.name.clone(),
             command: e.command.clone(),
             options: options(i),
+            unknown_options: e.unknown_options.clone(),
         })
         .collect();
     let index = |name: &str| engines.iter().position(|e| e.name == name);
@@ -358,6 +400,7 @@ fn shape_from_config(
                 name,
                 command,
                 options: options(i),
+                unknown_options: Vec::new(),
             }
         })
         .collect();

@@ -19,7 +19,7 @@
 //! | `series.rs` | replays the journal: counts and the per-pair progression |
 //! | `facts.rs` | the numbers both outputs show |
 //! | `games.rs` | the games the page lists, with their PGN |
-//! | `svg.rs`, `charts.rs` | hand-written SVG and the four charts |
+//! | `svg.rs`, `charts.rs` | hand-written SVG and the four charts (the tune report draws on `svg.rs` too) |
 //! | `html.rs`, `style.css` | the page |
 //! | `games_html.rs` | the page's table of games and their PGN |
 //! | `over_clock_html.rs` | the page's card of moves over the clock |
@@ -34,13 +34,14 @@ mod input;
 mod markdown;
 mod over_clock_html;
 pub mod series;
-mod svg;
+pub(crate) mod svg;
 
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
 pub use facts::Facts;
+pub(crate) use html::{card, foot, head, kpi};
 pub use input::{read_run, EngineInfo, HeadReading, RunHead, RunInput, RunStatus};
 
 use crate::store::journal::JournalError;

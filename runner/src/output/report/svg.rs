@@ -43,6 +43,12 @@ impl Scale {
         Scale { domain, range }
     }
 
+    /// The values mapped (an empty domain as widened).
+    #[must_use]
+    pub fn domain(&self) -> (f64, f64) {
+        self.domain
+    }
+
     /// The pixel of a value.
     #[must_use]
     pub fn map(&self, v: f64) -> f64 {

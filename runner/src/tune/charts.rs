@@ -1,0 +1,255 @@
+//! The charts of a tune's report, drawn on the match report's SVG code
+//! (`output::report::svg`): theta of one parameter over the pairs, and the theta+
+//! side's moving score.
+//!
+//! A parameter's axis spans the values theta took (and its start), with a little
+//! padding, not the whole min..max: SPSA moves theta by a few units in a range of
+//! hundreds, and on the whole range every line looks flat. The start is a dashed line;
+//! min and max are lines when they fall inside the axis, else a note says where they are.
+
+use crate::output::report::svg::{Frame, Svg, INK, MUTED, PALETTE};
+use crate::tune::params::TuneParam;
+
+/// Size of one parameter's chart when there are several (two a row on a wide page).
+const HALF: (f64, f64) = (470.0, 260.0);
+/// Size of the score chart, and of a parameter alone.
+const WIDE: (f64, f64) = (960.0, 260.0);
+/// Colour of the min and max lines.
+const LIMIT: &str = "#dc2626";
+/// A white outline under a label, so that a line it crosses does not hide it.
+const HALO: &str =
+    "paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\"";
+/// Padding around the values, as a share of their span.
+const PAD: f64 = 0.1;
+
+/// The range the axis must show: the values and the start, padded. A flat line gets
+/// a padding of its own size (1 for values near 0), so it sits in the middle.
+#[must_use]
+pub fn value_range(values: &[f64], start: f64) -> (f64, f64) {
+    let (lo, hi) = values
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold((start, start), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let span = hi - lo;
+    let pad = if span > 0.0 {
+        PAD * span
+    } else {
+        (0.05 * lo.abs()).max(1.0)
+    };
+    (lo - pad, hi + pad)
+}
+
+/// The pixel points of a series on a frame.
+fn points(frame: &Frame, xs: &[u64], ys: &[f64]) -> Vec<(f64, f64)> {
+    xs.iter()
+        .zip(ys)
+        .filter(|(_, y)| y.is_finite())
+        .map(|(&x, &y)| frame.at(x as f64, y))
+        .collect()
+}
+
+/// The series as a line, its last value marked and written.
+fn draw_line(svg: &mut Svg, frame: &Frame, pixels: &[(f64, f64)], last: Option<f64>) {
+    svg.poly(
+        pixels,
+        false,
+        &format!(
+            "fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-linejoin=\"round\"",
+            PALETTE[0]
+        ),
+    );
+    let (_, r, _, _) = frame.area();
+    if let (Some(&(x, y)), Some(v)) = (pixels.last(), last) {
+        svg.circle((x, y), 3.5, PALETTE[0]);
+        let anchor = if x > r - 80.0 { "end" } else { "start" };
+        let dx = if anchor == "end" { -8.0 } else { 8.0 };
+        svg.text(
+            (x + dx, y - 8.0),
+            anchor,
+            PALETTE[0],
+            &format!("font-weight=\"600\" {HALO}"),
+            &format!("{v:.2}"),
+        );
+    }
+}
+
+/// Where a reference line's label goes: over the line, or under it (a max at the top
+/// of the plot would print over the title).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Label {
+    Over,
+    Under,
+}
+
+/// A horizontal line across the plot: its colour and dash, and its label at its left end.
+struct Reference<'a> {
+    colour: &'a str,
+    dash: &'a str,
+    label: &'a str,
+    place: Label,
+}
+
+impl Reference<'_> {
+    fn draw(&self, svg: &mut Svg, frame: &Frame, value: f64) {
+        let (l, r, _, _) = frame.area();
+        let y = frame.y.map(value);
+        svg.line((l, y), (r, y), self.colour, 1.5, self.dash);
+        let dy = if self.place == Label::Over {
+            -5.0
+        } else {
+            14.0
+        };
+        svg.text(
+            (l + 6.0, y + dy),
+            "start",
+            self.colour,
+            &format!("font-weight=\"600\" {HALO}"),
+            self.label,
+        );
+    }
+}
+
+/// theta of `param` after each of `pairs` (point 0 the start), over `played` pairs;
+/// `wide` for a parameter alone on its page, which gets the page's width.
+#[must_use]
+pub fn param_chart(
+    param: &TuneParam,
+    pairs: &[u64],
+    values: &[f64],
+    played: u64,
+    wide: bool,
+) -> String {
+    let size = if wide { WIDE } else { HALF };
+    let frame = Frame::new(
+        size,
+        Some((0.0, played.max(1) as f64)),
+        value_range(values, param.start),
+        0,
+    );
+    let mut svg = Svg::new(size.0, size.1, &format!("{} over pairs", param.name));
+    frame.draw_axes(&mut svg, &param.name, "pairs", "value");
+    let (shown_lo, shown_hi) = frame.y.domain();
+    let mut off = Vec::new();
+    for (name, limit, place) in [
+        ("max", param.max, Label::Under),
+        ("min", param.min, Label::Over),
+    ] {
+        if (shown_lo..=shown_hi).contains(&limit) {
+            let label = format!("{name} {limit}");
+            let line = Reference {
+                colour: LIMIT,
+                dash: "",
+                label: &label,
+                place,
+            };
+            line.draw(&mut svg, &frame, limit);
+        } else {
+            let side = if limit > shown_hi { "above" } else { "below" };
+            off.push(format!("{name} {limit} {side}"));
+        }
+    }
+    let label = format!("start {}", param.start);
+    let start = Reference {
+        colour: MUTED,
+        dash: "6 4",
+        label: &label,
+        place: Label::Over,
+    };
+    start.draw(&mut svg, &frame, param.start);
+    if !off.is_empty() {
+        // On the title's line, at the right: where the limits off the axis are.
+        let (_, r, _, _) = frame.area();
+        svg.text((r, 20.0), "end", MUTED, "", &off.join(", "));
+    }
+    let pixels = points(&frame, pairs, values);
+    draw_line(&mut svg, &frame, &pixels, values.last().copied());
+    svg.finish()
+}
+
+/// The theta+ side's score per game averaged over `window` pairs, after each pair.
+#[must_use]
+pub fn score_chart(xs: &[u64], ys: &[f64], window: usize, played: u64) -> String {
+    let frame = Frame::new(WIDE, Some((0.0, played.max(1) as f64)), (0.0, 1.0), 0);
+    let mut svg = Svg::new(WIDE.0, WIDE.1, "theta+ score over pairs");
+    frame.draw_axes(
+        &mut svg,
+        &format!("The theta+ side's score per game, over the last {window} pairs"),
+        "pairs",
+        "score",
+    );
+    let even = Reference {
+        colour: INK,
+        dash: "2 3",
+        label: "even",
+        place: Label::Over,
+    };
+    even.draw(&mut svg, &frame, 0.5);
+    let pixels = points(&frame, xs, ys);
+    draw_line(&mut svg, &frame, &pixels, ys.last().copied());
+    svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn param(start: f64, min: f64, max: f64) -> TuneParam {
+        TuneParam {
+            name: "Margin".to_owned(),
+            start,
+            min,
+            max,
+            c_end: 4.0,
+            r_end: 0.002,
+            origin: None,
+        }
+    }
+
+    /// The numbers of a chart's vertical axis.
+    fn y_ticks(svg: &str) -> Vec<f64> {
+        svg.lines()
+            .filter(|l| l.starts_with("<text x=\"56.0\"") && l.contains("text-anchor=\"end\""))
+            .filter_map(|l| l.split('>').nth(1)?.split('<').next()?.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn the_axis_spans_the_values_not_the_whole_range() {
+        let values = [130.0, 131.5, 133.0, 129.0, 132.0];
+        let svg = param_chart(
+            &param(130.0, 0.0, 400.0),
+            &[0, 1, 2, 3, 4],
+            &values,
+            4,
+            false,
+        );
+        let ticks = y_ticks(&svg);
+        let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
+        assert!((125.0..=129.0).contains(&lo), "{ticks:?}");
+        assert!((133.0..=140.0).contains(&hi), "{ticks:?}");
+        // Both limits are far off: said in words, not drawn.
+        assert!(svg.contains(">max 400 above, min 0 below</text>"), "{svg}");
+        assert!(!svg.contains(">max 400</text>") && !svg.contains(">min 0</text>"));
+        assert!(svg.contains(">start 130</text>") && svg.contains("stroke-dasharray=\"6 4\""));
+        assert!(svg.contains(">132.00</text>"), "the last value is written");
+    }
+
+    #[test]
+    fn a_limit_inside_the_axis_is_a_labelled_line() {
+        let values = [95.0, 97.0, 99.5, 100.0];
+        let svg = param_chart(&param(95.0, 0.0, 100.0), &[0, 1, 2, 3], &values, 3, true);
+        assert!(svg.contains(">max 100</text>"), "{svg}");
+        assert!(svg.contains(">min 0 below</text>"), "{svg}");
+        let ticks = y_ticks(&svg);
+        assert!(ticks[0] >= 90.0, "{ticks:?}");
+    }
+
+    #[test]
+    fn a_flat_line_still_gets_an_axis() {
+        let (lo, hi) = value_range(&[5.0, 5.0], 5.0);
+        assert!(lo < 5.0 && hi > 5.0);
+        let (lo, hi) = value_range(&[0.0], 0.0);
+        assert_eq!((lo, hi), (-1.0, 1.0));
+    }
+}
