@@ -4,6 +4,7 @@
 //! game itself with [`xq_core::rules`], and turns the results into Elo,
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
+pub mod atomic_file;
 pub mod cli;
 pub mod client;
 pub mod config;

@@ -109,6 +109,30 @@ pub fn exit_now(code: u8) -> ! {
     std::process::exit(i32::from(code))
 }
 
+/// Makes a file that outgrows the file size limit (`ulimit -f`, RLIMIT_FSIZE) an error
+/// instead of the end of the runner. The kernel sends SIGXFSZ, whose default ends the
+/// process on the spot, before it can say why or keep its outputs whole; caught by a
+/// handler that does nothing, the write fails with EFBIG and the runner stops as on a
+/// full disk (one line, exit 4, the previous outputs kept). Caught rather than
+/// ignored: exec resets a caught signal, so the engines keep the default.
+pub fn survive_file_size_limit() {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{signal, SigHandler, Signal};
+        extern "C" fn nothing(_: nix::libc::c_int) {}
+        // Safety: the handler does nothing, so it is async-signal-safe and shares no
+        // state with the code it interrupts; no other code of the runner handles
+        // SIGXFSZ, so no handler is replaced.
+        #[allow(unsafe_code)]
+        let installed = unsafe { signal(Signal::SIGXFSZ, SigHandler::Handler(nothing)) };
+        if let Err(e) = installed {
+            tracing::warn!(
+                "cannot catch SIGXFSZ ({e}): a file over the size limit ends the runner"
+            );
+        }
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;

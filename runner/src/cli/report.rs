@@ -65,7 +65,8 @@ fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
     })
 }
 
-/// Runs `report`: 0 when the files are written, 2 when there is no readable run.
+/// Runs `report`: 0 when the files are written, 2 when there is no readable run, 4
+/// when a file cannot be written.
 #[must_use]
 pub fn run(args: &ReportArgs) -> u8 {
     if let Some(dir) = &args.out {
@@ -83,7 +84,11 @@ pub fn run(args: &ReportArgs) -> u8 {
         }
         Err(e) => {
             eprintln!("error: {e}");
-            exit::USAGE
+            match e {
+                // The run is there; the disk would not take its report.
+                crate::output::report::ReportError::Write { .. } => exit::ABORTED,
+                _ => exit::USAGE,
+            }
         }
     }
 }

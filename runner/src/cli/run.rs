@@ -249,13 +249,14 @@ pub fn play(
             if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
                 if let Err(e) = super::pgnout::deliver(p, &output.dir, base) {
                     eprintln!("error: {e}");
+                    return exit::ABORTED;
                 }
             }
             outcome.exit_code
         }
         Err(e) => {
             eprintln!("error: {e}");
-            exit::USAGE
+            e.exit_code()
         }
     }
 }

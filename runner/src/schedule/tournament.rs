@@ -48,8 +48,26 @@ pub enum RunError {
     OutputDir(#[from] OutputDirError),
     #[error(transparent)]
     Journal(#[from] JournalError),
-    #[error(transparent)]
-    Files(#[from] FilesError),
+    /// The run has played, but its outputs could not be written (a full disk): the
+    /// journal holds every game and the previous outputs are as they were.
+    #[error("{source} (every game is in the journal and the previous outputs are unchanged: `xq-runner resume {}` writes them once the disk has room)", .dir.display())]
+    Outputs {
+        dir: PathBuf,
+        #[source]
+        source: FilesError,
+    },
+}
+
+impl RunError {
+    /// The exit code of a run that ends in this error: 4 (aborted) when the run played
+    /// and its outputs could not be written, 2 (nothing started) otherwise.
+    #[must_use]
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Outputs { .. } => exit::ABORTED,
+            _ => exit::USAGE,
+        }
+    }
 }
 
 /// How a run starts.
@@ -225,7 +243,11 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         book: session.run.openings.as_ref().map(|(book, _)| book),
         date: today(),
     }
-    .write(&dir)?;
+    .write(&dir)
+    .map_err(|source| RunError::Outputs {
+        dir: dir.clone(),
+        source,
+    })?;
     drop(lock);
     let tracker = &session.tracker;
     if session.block_due {

@@ -1,0 +1,90 @@
+//! What a run does when its outputs cannot be written as asked: a full disk (a file
+//! size limit stands for it) keeps the previous outputs whole and exits 4 with one line.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use common::{bin, mainlines, path, runner, scratch};
+
+/// The files a run writes at its end, with their bytes.
+fn outputs(dir: &Path) -> BTreeMap<&'static str, Vec<u8>> {
+    ["games.pgn", "summary.json", "report.html", "summary.md"]
+        .into_iter()
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+            (f, bytes)
+        })
+        .collect()
+}
+
+/// The names in a folder that start with a dot (temporary files).
+fn hidden(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("read folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+#[test]
+fn a_full_disk_keeps_the_previous_outputs_whole_and_exits_4() {
+    let folder = scratch("full-disk");
+    let config = common::fault_config(folder.path(), 10, &mainlines(), ["", ""], "");
+    let (code, stdout, stderr) = runner(&["run", path(&config)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let out = folder.path().join("out");
+    let before = outputs(&out);
+    // The limit below is 8 blocks: 4 KiB where a block is 512 bytes (dash), 8 KiB
+    // where it is 1 KiB (bash). The journal, the PGN and the page are all larger, so
+    // the next game and every output fail to be written, whichever shell runs.
+    let journal_len = std::fs::metadata(out.join("games.jsonl"))
+        .expect("journal")
+        .len();
+    assert!(journal_len > 8192, "journal of {journal_len} bytes");
+    for file in ["games.pgn", "report.html"] {
+        assert!(
+            before[file].len() > 8192,
+            "{file}: {} bytes",
+            before[file].len()
+        );
+    }
+
+    // Extended under a file size limit: the runner gets EFBIG (it catches SIGXFSZ).
+    let limited = Command::new("sh")
+        .args(["-c", "ulimit -f 8 && exec \"$0\" \"$@\""])
+        .arg(bin("xq-runner"))
+        .args(["resume", path(&out), "--pairs", "20"])
+        .output()
+        .expect("run the runner under a limit");
+    let stdout = String::from_utf8_lossy(&limited.stdout);
+    let stderr = String::from_utf8_lossy(&limited.stderr);
+    assert_eq!(
+        limited.status.code(),
+        Some(4),
+        "writing the outputs failed: exit 4\n{stdout}{stderr}"
+    );
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "one error line: {stderr}");
+    assert!(
+        errors[0].contains("cannot write") && errors[0].contains("File too large"),
+        "{}",
+        errors[0]
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        outputs(&out) == before,
+        "the previous outputs are whole and unchanged"
+    );
+    assert_eq!(hidden(&out), Vec::<String>::new(), "no temporary file left");
+
+    // With room again, a resume plays the rest and writes everything.
+    let (code, stdout, stderr) = runner(&["resume", path(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("Finished: 40 games"), "{stdout}");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&outputs(&out)["summary.json"]).expect("summary");
+    assert_eq!(summary["games"], 40);
+}
