@@ -1,5 +1,7 @@
 //! What a run does when its outputs cannot be written as asked: a full disk (a file
-//! size limit stands for it) keeps the previous outputs whole and exits 4 with one line.
+//! size limit stands for it) keeps the previous outputs whole and exits 4 with one line;
+//! an `output.pgnout` naming one of the run's own files is refused before anything is
+//! written.
 
 mod common;
 
@@ -87,4 +89,66 @@ fn a_full_disk_keeps_the_previous_outputs_whole_and_exits_4() {
     let summary: serde_json::Value =
         serde_json::from_slice(&outputs(&out)["summary.json"]).expect("summary");
     assert_eq!(summary["games"], 40);
+}
+
+#[test]
+fn a_pgnout_naming_the_run_s_own_files_is_refused_before_anything_is_written() {
+    let folder = scratch("pgnout-own");
+    let config = common::fault_config(folder.path(), 2, &mainlines(), ["", ""], "");
+    let config_text = std::fs::read_to_string(&config).expect("config");
+    let out = folder.path().join("out");
+    let own = [
+        (out.join("games.jsonl"), "the run's journal"),
+        (out.join("run.json"), "the run's config and state"),
+        (out.join("summary.json"), "the run's summary"),
+        (config.clone(), "the run's config file"),
+    ];
+    for (file, what) in &own {
+        let set = format!("output.pgnout={}", path(file));
+        for dry in [false, true] {
+            let mut args = vec!["run", path(&config), "--set", &set];
+            if dry {
+                args.push("--dry-run");
+            }
+            let (code, stdout, stderr) = runner(&args);
+            assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("error: output.pgnout: `{}` is {what}", path(file))),
+                "{stderr}"
+            );
+            assert!(!out.exists(), "nothing written: {args:?}");
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(&config).expect("config"),
+        config_text,
+        "the config is untouched"
+    );
+
+    // A resume checks the folder it is given: a finished run whose run.json names its
+    // own journal (an older runner let it through) is refused, the journal kept.
+    let (code, stdout, stderr) = runner(&["run", path(&config)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let journal = std::fs::read(out.join("games.jsonl")).expect("journal");
+    let meta = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+    let damaged = meta.replace(
+        "[output]",
+        &format!(
+            "[output]\\npgnout = \\\"{}\\\"",
+            path(&out.join("games.jsonl"))
+        ),
+    );
+    assert_ne!(meta, damaged, "run.json holds the config's [output]");
+    std::fs::write(out.join("run.json"), damaged).expect("run.json");
+    let (code, _, stderr) = runner(&["resume", path(&out), "--pairs", "3"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with("error: output.pgnout: `") && stderr.contains("is the run's journal"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(out.join("games.jsonl")).expect("journal"),
+        journal
+    );
 }

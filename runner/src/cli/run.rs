@@ -198,6 +198,7 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 /// that every engine program is an executable file. Nothing is started.
 fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), String> {
     let plan = &loaded.plan;
+    crate::schedule::own_files::check_pgnout(plan, None).map_err(|e| e.to_string())?;
     crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     match start.folder {
         folder::Start::New => folder::check_new(&plan.output.dir).map_err(|e| e.to_string())?,
@@ -240,14 +241,13 @@ pub fn play(
         return exit::ABORTED;
     };
     let output = &loaded.plan.output;
-    let pgnout_base = output
-        .pgnout
-        .as_ref()
-        .map(|p| super::pgnout::base(p, &output.dir, start.folder == folder::Start::Resume));
+    let pgnout_base = output.pgnout.as_ref().map(|p| {
+        crate::output::pgnout::base(p, &output.dir, start.folder == folder::Start::Resume)
+    });
     match runtime.block_on(crate::schedule::run(loaded, start)) {
         Ok(outcome) => {
             if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
-                if let Err(e) = super::pgnout::deliver(p, &output.dir, base) {
+                if let Err(e) = crate::output::pgnout::deliver(p, &output.dir, base) {
                     eprintln!("error: {e}");
                     return exit::ABORTED;
                 }
@@ -290,6 +290,10 @@ pub fn run(args: &RunArgs) -> u8 {
         // Each shard plays into its own folder inside the run's: merge reads them all.
         let dir = &mut loaded.plan.output.dir;
         *dir = dir.join(format!("shard-{}-of-{}", s.index, s.count));
+    }
+    if let Err(e) = crate::schedule::own_files::check_pgnout(&loaded.plan, args.config.as_deref()) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
     }
     if let Some(db) = &args.db {
         if args.resume || shard.is_some() || args.dry_run {

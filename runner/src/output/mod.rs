@@ -1,10 +1,11 @@
 //! Outputs of a run: PGN, summary JSON, the text result block, the HTML report, the
-//! progress display, and the files a run leaves when it ends.
+//! progress display, the files a run leaves when it ends, and `output.pgnout`.
 
 pub mod files;
 pub mod pgn;
 pub mod pgn_comment;
 pub mod pgn_file;
+pub mod pgnout;
 pub mod progress;
 pub mod report;
 pub mod settings;

@@ -23,6 +23,9 @@ use crate::openings::OpeningBook;
 use crate::store::finished::{game_number, FinishedGames};
 use crate::store::journal::{Journal, JournalEntry, JournalError};
 
+/// The PGN's name in a run folder.
+pub const PGN_FILE: &str = "games.pgn";
+
 /// Why `games.pgn` could not be written.
 #[derive(Debug, Error)]
 pub enum PgnFileError {
@@ -121,7 +124,7 @@ impl<'a> PgnWriter<'a> {
         finished: &'a FinishedGames,
         date: String,
     ) -> Result<PgnWriter<'a>, PgnFileError> {
-        let path = plan.output.dir.join("games.pgn");
+        let path = plan.output.dir.join(PGN_FILE);
         let out = AtomicFile::create(&path).map_err(|source| PgnFileError::Write {
             path: path.clone(),
             source,

@@ -163,6 +163,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     let dir = plan.output.dir.clone();
     let journal_path = dir.join(JOURNAL_FILE);
     // The cheap checks first, the engines last: a refused run has started nothing.
+    super::own_files::check_pgnout(plan, None)?;
     let openings = load_openings(plan)?;
     let openings_input = folder::openings_input(loaded)?;
     let resumed = match start.folder {

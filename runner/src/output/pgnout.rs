@@ -10,8 +10,9 @@ use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::PgnOut;
 
 /// The file in the output folder that remembers how long the pgnout file was before
-/// the run began (its own games start there).
-const BASE_FILE: &str = "pgnout.base";
+/// the run began (its own games start there), so that a resume rewrites the run's
+/// part of the file and nothing before it.
+pub const BASE_FILE: &str = "pgnout.base";
 
 /// How many bytes of the pgnout file are not the run's: on a fresh run its length now
 /// (or 0 when it does not exist or is replaced); on a resume what the run noted.
