@@ -16,5 +16,6 @@ pub mod output;
 pub mod schedule;
 pub mod signals;
 pub mod stats;
+pub mod stdout;
 pub mod store;
 pub mod tune;

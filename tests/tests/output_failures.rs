@@ -1,15 +1,18 @@
 //! What a run does when its outputs cannot be written as asked: a full disk (a file
 //! size limit stands for it) keeps the previous outputs whole and exits 4 with one line;
 //! an `output.pgnout` naming one of the run's own files is refused before anything is
-//! written.
+//! written; a reader of stdout that leaves (`| head -3`) stops a run as a signal would.
 
 mod common;
 
 use std::collections::BTreeMap;
+use std::io::BufRead as _;
+use std::io::Read as _;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use common::{bin, mainlines, path, runner, scratch};
+use common::{bin, mainlines, path, runner, scratch, wait_for};
 
 /// The files a run writes at its end, with their bytes.
 fn outputs(dir: &Path) -> BTreeMap<&'static str, Vec<u8>> {
@@ -151,4 +154,70 @@ fn a_pgnout_naming_the_run_s_own_files_is_refused_before_anything_is_written() {
         std::fs::read(out.join("games.jsonl")).expect("journal"),
         journal
     );
+}
+
+#[test]
+fn a_reader_of_stdout_that_leaves_stops_the_run_with_its_outputs_written() {
+    let folder = scratch("broken-pipe");
+    let slow = r#", "--fault", "sleep", "--sleep-ms", "5""#;
+    let config = common::fault_config(folder.path(), 20, &mainlines(), [slow, slow], "");
+    let mut child = Command::new(bin("xq-runner"))
+        .args(["run", path(&config)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the runner");
+    // `| head -3`: three lines read, then the pipe closed.
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    for _ in 0..3 {
+        lines.next().expect("a line").expect("text");
+    }
+    drop(lines);
+    let code = wait_for(&mut child, Duration::from_secs(120));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    assert_eq!(code, Some(4), "stopped as by a signal: exit 4\n{stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Interrupted (stdout closed)"), "{stderr}");
+    let out = folder.path().join("out");
+    let summary: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("summary.json")).expect("summary.json written"),
+    )
+    .expect("summary");
+    assert_eq!(summary["status"], "interrupted");
+    let games = summary["games"].as_u64().expect("games");
+    assert!(games < 40, "stopped early: {games} games");
+    assert!(out.join("report.html").is_file() && out.join("games.pgn").is_file());
+}
+
+#[test]
+fn commands_printing_into_a_closed_pipe_end_quietly() {
+    let folder = scratch("closed-pipe");
+    let config = common::fault_config(folder.path(), 2, &mainlines(), ["", ""], "");
+    for args in [
+        vec!["stats", "--penta", "1,2,3,4,5"],
+        vec!["run", path(&config), "--dry-run"],
+        vec!["judge", "--moves", "h2e2", "h9g7"],
+    ] {
+        // A pipe whose reader is gone before the first write: every write meets EPIPE.
+        let (reader, writer) = nix::unistd::pipe().expect("pipe");
+        drop(reader);
+        let out = Command::new(bin("xq-runner"))
+            .args(&args)
+            .stdout(Stdio::from(writer))
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
 }

@@ -169,17 +169,17 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         code: exit::ABORTED,
         message: e.to_string(),
     })?;
-    println!(
+    crate::stdout::line(format_args!(
         "{}",
         crate::schedule::tournament::report_text(plan, &tracker).trim_end()
-    );
-    println!(
+    ));
+    crate::stdout::line(format_args!(
         "Merged {} folders: {} games, {}; results in {}",
         args.dirs.len(),
         tracker.games(),
         ending.status,
         args.out.display()
-    );
+    ));
     Ok(ending.code)
 }
 

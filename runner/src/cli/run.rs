@@ -81,7 +81,7 @@ impl RunArgs {
 /// Prints the validated plan (`--dry-run`).
 fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
     let pairs = plan.pairs * plan.pairings.len() as u64;
-    println!(
+    crate::stdout::line(format_args!(
         "kind: {}, {} pairing(s) x {} pairs = {} games at most, concurrency {}, seed {}",
         plan.kind.name(),
         plan.pairings.len(),
@@ -89,13 +89,13 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
         pairs * 2,
         plan.concurrency,
         plan.seed
-    );
+    ));
     if let Some(s) = shard {
-        println!(
+        crate::stdout::line(format_args!(
             "shard {s}: the pairs whose number is {} modulo {}",
             s.index - 1,
             s.count
-        );
+        ));
     }
     for e in &plan.engines {
         let options: Vec<String> = e
@@ -104,7 +104,7 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        println!(
+        crate::stdout::line(format_args!(
             "engine {}: {} ({}; {}; options: {})",
             e.spec.name,
             e.spec.command.join(" "),
@@ -115,33 +115,33 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
             } else {
                 options.join(" ")
             }
-        );
+        ));
     }
     for &(a, b) in &plan.pairings {
-        println!(
+        crate::stdout::line(format_args!(
             "pairing: {} vs {}",
             plan.engines[a].spec.name, plan.engines[b].spec.name
-        );
+        ));
     }
     match &plan.openings {
-        Some(o) => println!(
+        Some(o) => crate::stdout::line(format_args!(
             "openings: {} ({}, seed {}, from #{})",
             o.path.display(),
             o.order,
             o.seed,
             o.start + 1
-        ),
-        None => println!("openings: none (start position)"),
+        )),
+        None => crate::stdout::line(format_args!("openings: none (start position)")),
     }
     let settings = &plan.settings;
     let rules = settings.rules;
-    println!(
+    crate::stdout::line(format_args!(
         "rules: {} ruleset, move limit {} plies ({} counting), banmoves {}",
         rules.ruleset,
         rules.move_limit,
         rules.limit_counting.name(),
         settings.banmoves
-    );
+    ));
     let draw = settings.draw.map_or_else(
         || "off".to_owned(),
         |d| {
@@ -169,15 +169,20 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
     let max_plies = settings
         .max_plies
         .map_or_else(|| "none".to_owned(), |p| p.to_string());
-    println!("adjudication: draw {draw}; resign {resign}; max plies {max_plies}");
+    crate::stdout::line(format_args!(
+        "adjudication: draw {draw}; resign {resign}; max plies {max_plies}"
+    ));
     match &plan.sprt {
-        Some(s) => println!(
+        Some(s) => crate::stdout::line(format_args!(
             "sprt: [{}, {}] {} alpha {} beta {}",
             s.elo0, s.elo1, s.model, s.alpha, s.beta
-        ),
-        None => println!("sprt: none"),
+        )),
+        None => crate::stdout::line(format_args!("sprt: none")),
     }
-    println!("output: {} (config hash {hash})", plan.output.dir.display());
+    crate::stdout::line(format_args!(
+        "output: {} (config hash {hash})",
+        plan.output.dir.display()
+    ));
 }
 
 /// The shard of `--shard I/N`.

@@ -252,7 +252,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     drop(lock);
     let tracker = &session.tracker;
     if session.block_due {
-        println!("{}", report_text(plan, tracker).trim_end());
+        crate::stdout::line(format_args!("{}", report_text(plan, tracker).trim_end()));
     }
     let mut last = crate::output::text::finished_text(
         &session.ending.status,
@@ -267,9 +267,12 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
             if tracker.unpaired() == 1 { "" } else { "s" }
         ));
     }
-    println!("{last}");
+    crate::stdout::line(format_args!("{last}"));
     if session.ending.is_aborted() {
-        println!("Resume with: xq-runner resume {}", dir.display());
+        crate::stdout::line(format_args!(
+            "Resume with: xq-runner resume {}",
+            dir.display()
+        ));
     }
     Ok(RunOutcome {
         exit_code: session.ending.code,
