@@ -145,9 +145,16 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
         } else {
             locate::line_of(text, &path)
         };
+        let mut message = p.message;
+        if p.key == "engine" {
+            // Too many engines because a flag added one: say so, and how to change one.
+            if let Some(note) = applier.added_note(&table) {
+                message = format!("{message} ({note})");
+            }
+        }
         ConfigError {
             flag,
-            ..error(line, Some(p.key.clone()), p.message)
+            ..error(line, Some(p.key.clone()), message)
         }
     })?;
     // A table read from TOML always writes back; should it not, the run's identity
