@@ -80,6 +80,10 @@ fn errors_name_the_flag_that_set_the_value() {
             "error: --set engine.c.name=x: no engine `c` (the engines are a, b",
         ),
         (
+            &["--set", "engine.a.name=+"],
+            "error: --set engine.a.name=+: engine.0.name: `+` adds an engine",
+        ),
+        (
             &["--set", "tournament.pairs"],
             "error: --set tournament.pairs: expected key=value",
         ),
