@@ -104,6 +104,8 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         .map_err(|e| e.to_string())?;
     }
     if !twice.is_empty() {
+        // Found in folder order: each pair once, in order, for a list one can read.
+        twice.sort_unstable();
         twice.dedup();
         return Err(format!(
             "pairs played in more than one folder: {} (is a shard given twice?)",
@@ -150,7 +152,11 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
             list(&missing)
         );
         Ending {
-            status: format!("incomplete: {} pairs missing", missing.len()),
+            status: format!(
+                "incomplete: {} pair{} missing",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" }
+            ),
             code: exit::NO_VERDICT,
         }
     };
@@ -174,8 +180,9 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         crate::schedule::tournament::report_text(plan, &tracker).trim_end()
     ));
     crate::stdout::line(format_args!(
-        "Merged {} folders: {} games, {}; results in {}",
+        "Merged {} folder{}: {} games, {}; results in {}",
         args.dirs.len(),
+        if args.dirs.len() == 1 { "" } else { "s" },
         tracker.games(),
         ending.status,
         args.out.display()

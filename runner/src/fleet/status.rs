@@ -114,10 +114,13 @@ impl Status {
     #[must_use]
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
-        let mut out = format!(
-            "Run {}: {} [{}] {}\n",
-            self.id, self.title, self.state, self.status
-        );
+        // While a run is open its status is its state (`[open] open`): say it once.
+        let status = if self.status == self.state {
+            String::new()
+        } else {
+            format!(" {}", self.status)
+        };
+        let mut out = format!("Run {}: {} [{}]{status}\n", self.id, self.title, self.state);
         out.push_str(&self.text);
         let _ = writeln!(
             out,
@@ -169,8 +172,13 @@ pub fn workers_text(workers: &[WorkerLine], out: &mut String) {
             .map_or_else(|| "never".to_owned(), |s| format!("{s:.0} s ago"));
         let _ = write!(
             out,
-            "  {}: {} batches, {} games, {:.2} games/s, last seen {seen}",
-            w.name, w.batches, w.games, w.games_per_s
+            "  {}: {} batch{}, {} game{}, {:.2} games/s, last seen {seen}",
+            w.name,
+            w.batches,
+            if w.batches == 1 { "" } else { "es" },
+            w.games,
+            if w.games == 1 { "" } else { "s" },
+            w.games_per_s
         );
         if w.faults > 0 {
             let _ = write!(out, ", {} games ended by an engine fault", w.faults);
