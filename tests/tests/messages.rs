@@ -1,5 +1,6 @@
 //! Messages a user reads, end to end: what `merge` says of pairs played twice and of
-//! one folder, and what `worker` says of a lease it cannot take.
+//! one folder (and the counts its summary names), and what `worker` says of a lease it
+//! cannot take.
 
 mod common;
 
@@ -35,6 +36,21 @@ fn merge_names_doubled_pairs_once_in_order_and_counts_one_folder_as_one() {
     ]);
     assert_eq!(code, 3, "half the pairs are missing: {stdout}{stderr}");
     assert!(stdout.contains("Merged 1 folder: 6 games"), "{stdout}");
+
+    // summary.json names each pairing's counts, as the top level does.
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(folder.path().join("one/summary.json")).expect("summary"),
+    )
+    .expect("JSON");
+    let wdl = &summary["pairings"][0]["wdl"];
+    for key in ["wins", "draws", "losses"] {
+        assert_eq!(wdl[key], summary[key], "{key}: {wdl}");
+    }
+    let games: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .filter_map(|k| wdl[k].as_u64())
+        .sum();
+    assert_eq!(games, 6, "{wdl}");
 }
 
 #[test]
