@@ -1,4 +1,5 @@
-//! README's commands as typed: the patch test pointed at two builds with `--set`.
+//! README's commands as typed: the patch test pointed at two builds with `--set`, and
+//! the quick job (`xq-runner run`) from a folder other than the repository's root.
 
 mod common;
 
@@ -97,4 +98,29 @@ fn the_patch_test_example_points_the_two_engines_at_the_two_builds() {
         );
     }
     assert!(stdout.contains("pairing: new vs base"), "{stdout}");
+}
+
+#[test]
+fn the_quick_job_runs_from_any_folder() {
+    // `xq-runner run` with no config, from a folder that is not the repository's root,
+    // cut to one pair at depth 1.
+    let folder = scratch("quick-anywhere");
+    let dir = folder.path();
+    let (code, stdout, stderr) = common::runner_with_env_in(
+        dir,
+        &["run", "--pairs", "1", "--set", "time.depth=1"],
+        &[("XDG_CACHE_HOME", common::path(&dir.join("cache")))],
+    );
+    assert_eq!(code, 3, "one pair, no SPRT verdict: {stdout}{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("out/quick/summary.json")).expect("summary"),
+    )
+    .expect("JSON");
+    assert_eq!(summary["games"], 2);
+    // The engine beside the runner: the build's own.
+    let engine = bin("xq-engine").display().to_string();
+    assert_eq!(
+        summary["engines"][0]["command"][0].as_str(),
+        Some(engine.as_str())
+    );
 }

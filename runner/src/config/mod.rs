@@ -2,6 +2,7 @@
 //! rejected, then a validated [`Plan`]), with `--set key=value` overrides. Every error
 //! names the file, the line and the key.
 
+mod embedded;
 pub mod locate;
 mod overrides;
 mod pgn;
@@ -20,8 +21,9 @@ pub use plan::{
 };
 pub use raw::RawConfig;
 
-/// The embedded default run (`configs/quick.toml`), used when no config is given.
-pub const EMBEDDED_QUICK: &str = include_str!("../../../configs/quick.toml");
+/// The embedded default run (`configs/quick.toml`), used when no config is given (its
+/// paths are then found from wherever the runner runs: `embedded.rs`).
+pub const EMBEDDED_QUICK: &str = embedded::QUICK;
 
 /// A config error, printed as `file:line: key: message`, or `flag: key: message` when
 /// a command-line flag set the value.
@@ -85,7 +87,7 @@ pub fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded, Confi
         }
         None => (
             "configs/quick.toml (embedded)".to_owned(),
-            EMBEDDED_QUICK.to_owned(),
+            embedded::quick(),
         ),
     };
     parse(&name, &text, overrides)
