@@ -4,6 +4,7 @@
 //! game itself with [`xq_core::rules`], and turns the results into Elo,
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
+pub mod atomic_file;
 pub mod cli;
 pub mod client;
 pub mod config;
@@ -15,5 +16,6 @@ pub mod output;
 pub mod schedule;
 pub mod signals;
 pub mod stats;
+pub mod stdout;
 pub mod store;
 pub mod tune;

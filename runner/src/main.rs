@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .init();
+    xq_runner::signals::survive_file_size_limit();
     // fastchess's form (`xq-runner -engine cmd=... -rounds 500 ...`) has no subcommand.
     let words: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if fastchess::is_fastchess_form(&words) {

@@ -1,7 +1,8 @@
 //! The signals that stop a run: SIGINT (Ctrl-C), SIGTERM (`kill`, systemd, Kubernetes,
 //! a CI runner's cancel) and SIGHUP (the terminal closed) all mean "stop cleanly": stop
 //! scheduling, kill the engines, keep the results resumable. A second one of any of them
-//! ends the runner at once, after killing every engine process of the run.
+//! ends the runner at once, after killing every engine process of the run. A reader of
+//! stdout that leaves (`| head`) stops it the same way, once (see [`crate::stdout`]).
 //!
 //! SIGKILL cannot be caught; the parent-death signal set on every engine and the sweep
 //! of leftovers at the next start cover it (see `client::lifetime`).
@@ -18,6 +19,8 @@ pub enum Stop {
     Interrupt,
     Terminate,
     HangUp,
+    /// A write to stdout met EPIPE: its reader left.
+    StdoutClosed,
 }
 
 impl fmt::Display for Stop {
@@ -26,6 +29,7 @@ impl fmt::Display for Stop {
             Stop::Interrupt => "SIGINT",
             Stop::Terminate => "SIGTERM",
             Stop::HangUp => "SIGHUP",
+            Stop::StdoutClosed => "stdout closed",
         })
     }
 }
@@ -36,6 +40,8 @@ impl fmt::Display for Stop {
 pub struct StopSignals {
     #[cfg(unix)]
     streams: Option<[Signal; 3]>,
+    /// The closed stdout was reported: it stays closed, so it is one stop, not two.
+    stdout_reported: bool,
 }
 
 impl StopSignals {
@@ -59,25 +65,38 @@ impl StopSignals {
                     )
                 })
                 .ok();
-            StopSignals { streams }
+            StopSignals {
+                streams,
+                stdout_reported: false,
+            }
         }
         #[cfg(not(unix))]
-        StopSignals {}
+        StopSignals {
+            stdout_reported: false,
+        }
     }
 
     /// The next stop signal; `None` if no signal can ever come.
     pub async fn next(&mut self) -> Option<Stop> {
+        let pipe = !self.stdout_reported;
         #[cfg(unix)]
         if let Some([int, term, hup]) = self.streams.as_mut() {
             let stop = tokio::select! {
                 _ = int.recv() => Stop::Interrupt,
                 _ = term.recv() => Stop::Terminate,
                 _ = hup.recv() => Stop::HangUp,
+                () = crate::stdout::reader_gone(), if pipe => Stop::StdoutClosed,
             };
             tracing::info!("received {stop}");
+            self.stdout_reported |= stop == Stop::StdoutClosed;
             return Some(stop);
         }
-        tokio::signal::ctrl_c().await.ok().map(|()| Stop::Interrupt)
+        let stop = tokio::select! {
+            signal = tokio::signal::ctrl_c() => signal.ok().map(|()| Stop::Interrupt),
+            () = crate::stdout::reader_gone(), if pipe => Some(Stop::StdoutClosed),
+        };
+        self.stdout_reported |= stop == Some(Stop::StdoutClosed);
+        stop
     }
 }
 
@@ -95,8 +114,12 @@ pub async fn stop_then_exit(what: &str, code: u8, stop: impl FnOnce()) {
         "\nInterrupted ({first}): {what} (again to quit at once)"
     );
     stop();
-    if stops.next().await.is_some() {
-        exit_now(code);
+    // Only a signal quits at once: a reader of stdout that leaves meanwhile (Ctrl-C
+    // ends `| head` too) must not cut the saving of the results short.
+    while let Some(again) = stops.next().await {
+        if again != Stop::StdoutClosed {
+            exit_now(code);
+        }
     }
 }
 
@@ -107,6 +130,30 @@ pub fn exit_now(code: u8) -> ! {
     let killed = crate::client::kill_all_engines();
     tracing::info!("second signal: killed {killed} engine processes of the run");
     std::process::exit(i32::from(code))
+}
+
+/// Makes a file that outgrows the file size limit (`ulimit -f`, RLIMIT_FSIZE) an error
+/// instead of the end of the runner. The kernel sends SIGXFSZ, whose default ends the
+/// process on the spot, before it can say why or keep its outputs whole; caught by a
+/// handler that does nothing, the write fails with EFBIG and the runner stops as on a
+/// full disk (one line, exit 4, the previous outputs kept). Caught rather than
+/// ignored: exec resets a caught signal, so the engines keep the default.
+pub fn survive_file_size_limit() {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{signal, SigHandler, Signal};
+        extern "C" fn nothing(_: nix::libc::c_int) {}
+        // Safety: the handler does nothing, so it is async-signal-safe and shares no
+        // state with the code it interrupts; no other code of the runner handles
+        // SIGXFSZ, so no handler is replaced.
+        #[allow(unsafe_code)]
+        let installed = unsafe { signal(Signal::SIGXFSZ, SigHandler::Handler(nothing)) };
+        if let Err(e) = installed {
+            tracing::warn!(
+                "cannot catch SIGXFSZ ({e}): a file over the size limit ends the runner"
+            );
+        }
+    }
 }
 
 #[cfg(all(test, unix))]

@@ -83,12 +83,20 @@ fn errors_name_the_flag_that_set_the_value() {
             "error: --set engine.b.command=/nonexistent/engine: engine.1.command: ",
         ),
         (
+            &["--set", "engine.+.command=/bin/sh"],
+            "error: --set engine.+.command=/bin/sh: engine: a match needs exactly 2 [[engine]] tables, found 3 (1 added by the command line to the config's 2; to change an engine instead, name it (engine.a, engine.b) or give its index)",
+        ),
+        (
             &["--set", "engine.new.command=/bin/sh"],
-            "error: --set engine.new.command=/bin/sh: engine: a match needs exactly 2",
+            "error: --set engine.new.command=/bin/sh: no engine `new` (the engines are a, b; engine.+ adds one)",
         ),
         (
             &["--set", "engine.c.name=x"],
             "error: --set engine.c.name=x: no engine `c` (the engines are a, b",
+        ),
+        (
+            &["--set", "engine.a.name=+"],
+            "error: --set engine.a.name=+: engine.0.name: `+` adds an engine",
         ),
         (
             &["--set", "tournament.pairs"],
@@ -147,9 +155,9 @@ fn set_replaces_time_takes_a_path_and_adds_engines() {
             "--set",
             "tournament.kind=gauntlet",
             "--set",
-            &format!("engine.new.command={true_}"),
+            &format!("engine.+.command={true_}"),
             "--set",
-            "engine.new.name=c",
+            "engine.+.name=c",
             "--set",
             &format!("engine.3.command={sh}"),
         ],
@@ -179,5 +187,30 @@ fn a_key_of_thousands_of_levels_is_one_line_not_a_crash() {
         err.len() < 300,
         "the key is not echoed whole: {} bytes",
         err.len()
+    );
+}
+
+#[test]
+fn an_engine_named_new_takes_the_readme_s_submit_override() {
+    // README's `submit configs/patch-sprt.toml --set 'engine.new.command=["./new"]'`:
+    // the config's engine `new` gets the command (the program is not there, so the
+    // error names engine 0's command), not a third engine.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(env!("CARGO_BIN_EXE_xq-runner"))
+        .args([
+            "run",
+            "configs/patch-sprt.toml",
+            "--set",
+            r#"engine.new.command=["./new"]"#,
+            "--dry-run",
+        ])
+        .current_dir(&repo)
+        .output()
+        .expect("run xq-runner");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(r#"error: --set engine.new.command=["./new"]: engine.0.command: engine program `./new` not found"#),
+        "{err}"
     );
 }

@@ -201,6 +201,18 @@ fn every_flag_error_is_one_line_naming_the_flag() {
             "error: -openings start=0: openings.start: ",
         ),
         ("-sprt elo0=2 elo1=1", "error: -sprt elo1=1: sprt: "),
+        (
+            "-sprt elo0=0 elo1=5 alpha=0.5 beta=0.9",
+            "error: -sprt alpha=0.5: sprt.alpha: alpha must lie in (0, 0.5), got 0.5",
+        ),
+        (
+            "-sprt elo0=0 elo1=5 alpha=0.05 beta=0.9",
+            "error: -sprt beta=0.9: sprt.beta: beta must lie in (0, 0.5), got 0.9",
+        ),
+        (
+            "-openings file=openings/mainlines.epd format=pgn",
+            "error: -openings format=pgn: openings.format: `pgn`, but `openings/mainlines.epd` is epd: its first line is a FEN",
+        ),
         ("-sprt model=bayesian", "error: -sprt model=bayesian: "),
         ("-sprt", "error: -sprt: expects"),
         (

@@ -139,7 +139,7 @@ fn bad_values_are_refused_with_their_file_line_and_key() {
         ),
         (
             &["--set", "sprt.elo0=nan"],
-            "error: --set sprt.elo0=nan: sprt: SPRT bounds need finite",
+            "error: --set sprt.elo0=nan: sprt.elo0: SPRT bounds need finite",
         ),
         // The dry run reads the opening file too.
         (&["--set", &set_book], "bad.epd:1: bad FEN"),

@@ -28,7 +28,7 @@ pub fn run(args: &CancelArgs) -> u8 {
         };
         match result {
             Ok(()) => {
-                println!("run {} cancelled", args.id);
+                crate::stdout::line(format_args!("run {} cancelled", args.id));
                 exit::OK
             }
             Err(e) => {

@@ -51,10 +51,10 @@ pub fn run(args: &DbArgs) -> u8 {
                 ),
                 Init::UpToDate => "the xq-runner schema is up to date in".to_owned(),
             };
-            println!("{what} {}", target.describe());
+            crate::stdout::line(format_args!("{what} {}", target.describe()));
             if let Some(role) = worker_role {
                 db.grant_worker(role).await?;
-                println!("granted role {role} what workers need");
+                crate::stdout::line(format_args!("granted role {role} what workers need"));
             }
             Ok::<(), crate::store::pg::DbError>(())
         }

@@ -48,10 +48,10 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
                 return exit::USAGE;
             }
         };
-        println!(
+        crate::stdout::line(format_args!(
             "submitted run {id}: {}; workers elsewhere join with `xq-runner worker --run {id}`",
             new.title
-        );
+        ));
         let options = WorkerOptions {
             target: target.clone(),
             name: format!("run-{id}-{}", std::process::id()),
@@ -81,15 +81,15 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
             Err(e) => Err(e.to_string()),
         };
         match block {
-            Ok(text) => print!("{text}"),
+            Ok(text) => crate::stdout::line(text.trim_end()),
             Err(e) => eprintln!("warning: the result block: {e}"),
         }
-        println!(
+        crate::stdout::line(format_args!(
             "Finished: run {id}, {} games, {}; results in {}",
             run.games_done,
             run.status,
             dir.display()
-        );
+        ));
         if run.is_open() {
             // Stopped here by a signal: the run goes on with the other workers.
             return worked.max(exit::ABORTED);

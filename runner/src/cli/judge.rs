@@ -96,9 +96,12 @@ pub fn run(args: &JudgeArgs) -> u8 {
     match judge(args) {
         Ok(judged) => {
             if args.json {
-                println!("{}", judged.verdict.to_json());
+                crate::stdout::line(format_args!("{}", judged.verdict.to_json()));
             } else {
-                println!("{} (ruleset {})", judged.verdict, args.ruleset);
+                crate::stdout::line(format_args!(
+                    "{} (ruleset {})",
+                    judged.verdict, args.ruleset
+                ));
             }
             if judged.moves_after_end > 0 {
                 eprintln!(

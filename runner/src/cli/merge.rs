@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
+use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::parse;
 use crate::output::files::{today, RunFiles};
 use crate::output::summary::RunnerCost;
@@ -42,7 +43,23 @@ fn list(pairs: &[u64]) -> String {
     }
 }
 
-fn merge(args: &MergeArgs) -> Result<u8, String> {
+/// Why a merge failed: the message and the exit code (2 for folders that do not
+/// merge, 4 for outputs that could not be written).
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure {
+            code: exit::USAGE,
+            message,
+        }
+    }
+}
+
+fn merge(args: &MergeArgs) -> Result<u8, Failure> {
     let metas: Vec<RunMeta> = args
         .dirs
         .iter()
@@ -57,7 +74,8 @@ fn merge(args: &MergeArgs) -> Result<u8, String> {
                 dir.display(),
                 args.dirs[0].display(),
                 keys.join(", ")
-            ));
+            )
+            .into());
         }
     }
     folder::check_new(&args.out).map_err(|e| e.to_string())?;
@@ -86,31 +104,34 @@ fn merge(args: &MergeArgs) -> Result<u8, String> {
         .map_err(|e| e.to_string())?;
     }
     if !twice.is_empty() {
+        // Found in folder order: each pair once, in order, for a list one can read.
+        twice.sort_unstable();
         twice.dedup();
         return Err(format!(
             "pairs played in more than one folder: {} (is a shard given twice?)",
             list(&twice)
-        ));
+        )
+        .into());
     }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("{}: cannot create: {e}", args.out.display()))?;
     let journal_path = args.out.join(JOURNAL_FILE);
-    let file = std::fs::File::create(&journal_path)
-        .map_err(|e| format!("{}: {e}", journal_path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
+    let cannot_write = |e: std::io::Error| format!("{}: cannot write: {e}", journal_path.display());
+    let mut out = AtomicFile::create(&journal_path).map_err(cannot_write)?;
     let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
     let mut tracker = Tracker::new(names, plan.pairings.len());
     for (&(pair, game), &(i, offset)) in &games {
         let path = args.dirs[i].join(JOURNAL_FILE);
         let entry = Journal::read_at(&path, offset).map_err(|e| e.to_string())?;
         let line = serde_json::to_string(&entry).map_err(|e| e.to_string())?;
-        writeln!(out, "{line}").map_err(|e| format!("{}: {e}", journal_path.display()))?;
+        writeln!(out, "{line}").map_err(cannot_write)?;
         let job = jobs.job(pair, game);
         let (a, b) = plan.pairings[job.pairing];
         tracker.record(&entry, job.pairing, a, b);
     }
-    out.flush()
-        .map_err(|e| format!("{}: {e}", journal_path.display()))?;
+    out.finish()
+        .and_then(Staged::commit)
+        .map_err(cannot_write)?;
     let missing: Vec<u64> = (0..jobs.total_pairs())
         .filter(|&p| !(games.contains_key(&(p, 0)) && games.contains_key(&(p, 1))))
         .collect();
@@ -131,7 +152,11 @@ fn merge(args: &MergeArgs) -> Result<u8, String> {
             list(&missing)
         );
         Ending {
-            status: format!("incomplete: {} pairs missing", missing.len()),
+            status: format!(
+                "incomplete: {} pair{} missing",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" }
+            ),
             code: exit::NO_VERDICT,
         }
     };
@@ -146,18 +171,22 @@ fn merge(args: &MergeArgs) -> Result<u8, String> {
         date: today(),
     }
     .write(&args.out)
-    .map_err(|e| e.to_string())?;
-    println!(
+    .map_err(|e| Failure {
+        code: exit::ABORTED,
+        message: e.to_string(),
+    })?;
+    crate::stdout::line(format_args!(
         "{}",
         crate::schedule::tournament::report_text(plan, &tracker).trim_end()
-    );
-    println!(
-        "Merged {} folders: {} games, {}; results in {}",
+    ));
+    crate::stdout::line(format_args!(
+        "Merged {} folder{}: {} games, {}; results in {}",
         args.dirs.len(),
+        if args.dirs.len() == 1 { "" } else { "s" },
         tracker.games(),
         ending.status,
         args.out.display()
-    );
+    ));
     Ok(ending.code)
 }
 
@@ -165,7 +194,7 @@ fn merge(args: &MergeArgs) -> Result<u8, String> {
 #[must_use]
 pub fn run(args: &MergeArgs) -> u8 {
     merge(args).unwrap_or_else(|e| {
-        eprintln!("error: {e}");
-        exit::USAGE
+        eprintln!("error: {}", e.message);
+        e.code
     })
 }

@@ -14,7 +14,6 @@ pub mod judge;
 pub mod merge;
 pub mod openings;
 pub mod openings_generate;
-mod pgnout;
 pub mod report;
 pub mod resume;
 pub mod run;

@@ -264,16 +264,16 @@ fn shell_quote(word: &str) -> String {
 
 fn print_summary(output: &Path, generated: &Generated, seconds: f64) {
     let s = &generated.stats;
-    println!(
+    crate::stdout::line(format_args!(
         "wrote {} openings to {} in {seconds:.1} s",
         generated.openings.len(),
         output.display()
-    );
-    println!(
+    ));
+    crate::stdout::line(format_args!(
         "{} lines tried: {} kept, {} out of the score window, {} duplicates, \
          {} game over, {} dead ends; {} searches",
         s.tried, s.kept, s.unbalanced, s.duplicates, s.game_over, s.dead_ends, s.searches
-    );
+    ));
 }
 
 #[cfg(test)]

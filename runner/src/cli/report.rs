@@ -54,7 +54,7 @@ fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
         };
         match result {
             Ok(()) => {
-                println!("{}", dir.join("report.html").display());
+                crate::stdout::line(format_args!("{}", dir.join("report.html").display()));
                 exit::OK
             }
             Err(e) => {
@@ -65,7 +65,8 @@ fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
     })
 }
 
-/// Runs `report`: 0 when the files are written, 2 when there is no readable run.
+/// Runs `report`: 0 when the files are written, 2 when there is no readable run, 4
+/// when a file cannot be written.
 #[must_use]
 pub fn run(args: &ReportArgs) -> u8 {
     if let Some(dir) = &args.out {
@@ -77,13 +78,17 @@ pub fn run(args: &ReportArgs) -> u8 {
     }
     match write_report(std::path::Path::new(&args.target)) {
         Ok(files) => {
-            println!("{}", files.html.display());
-            println!("{}", files.markdown.display());
+            crate::stdout::line(format_args!("{}", files.html.display()));
+            crate::stdout::line(format_args!("{}", files.markdown.display()));
             exit::OK
         }
         Err(e) => {
             eprintln!("error: {e}");
-            exit::USAGE
+            match e {
+                // The run is there; the disk would not take its report.
+                crate::output::report::ReportError::Write { .. } => exit::ABORTED,
+                _ => exit::USAGE,
+            }
         }
     }
 }

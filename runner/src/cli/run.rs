@@ -82,7 +82,7 @@ impl RunArgs {
 /// Prints the validated plan (`--dry-run`).
 fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
     let pairs = plan.pairs * plan.pairings.len() as u64;
-    println!(
+    crate::stdout::line(format_args!(
         "kind: {}, {} pairing(s) x {} pairs = {} games at most, concurrency {}, seed {}",
         plan.kind.name(),
         plan.pairings.len(),
@@ -90,13 +90,13 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
         pairs * 2,
         plan.concurrency,
         plan.seed
-    );
+    ));
     if let Some(s) = shard {
-        println!(
+        crate::stdout::line(format_args!(
             "shard {s}: the pairs whose number is {} modulo {}",
             s.index - 1,
             s.count
-        );
+        ));
     }
     for e in &plan.engines {
         let options: Vec<String> = e
@@ -105,7 +105,7 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        println!(
+        crate::stdout::line(format_args!(
             "engine {}: {} ({}; {}; options: {})",
             e.spec.name,
             e.spec.command.join(" "),
@@ -116,33 +116,33 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
             } else {
                 options.join(" ")
             }
-        );
+        ));
     }
     for &(a, b) in &plan.pairings {
-        println!(
+        crate::stdout::line(format_args!(
             "pairing: {} vs {}",
             plan.engines[a].spec.name, plan.engines[b].spec.name
-        );
+        ));
     }
     match &plan.openings {
-        Some(o) => println!(
+        Some(o) => crate::stdout::line(format_args!(
             "openings: {} ({}, seed {}, from #{})",
             o.path.display(),
             o.order,
             o.seed,
             o.start + 1
-        ),
-        None => println!("openings: none (start position)"),
+        )),
+        None => crate::stdout::line(format_args!("openings: none (start position)")),
     }
     let settings = &plan.settings;
     let rules = settings.rules;
-    println!(
+    crate::stdout::line(format_args!(
         "rules: {} ruleset, move limit {} plies ({} counting), banmoves {}",
         rules.ruleset,
         rules.move_limit,
         rules.limit_counting.name(),
         settings.banmoves
-    );
+    ));
     let draw = settings.draw.map_or_else(
         || "off".to_owned(),
         |d| {
@@ -170,15 +170,20 @@ fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
     let max_plies = settings
         .max_plies
         .map_or_else(|| "none".to_owned(), |p| p.to_string());
-    println!("adjudication: draw {draw}; resign {resign}; max plies {max_plies}");
+    crate::stdout::line(format_args!(
+        "adjudication: draw {draw}; resign {resign}; max plies {max_plies}"
+    ));
     match &plan.sprt {
-        Some(s) => println!(
+        Some(s) => crate::stdout::line(format_args!(
             "sprt: [{}, {}] {} alpha {} beta {}",
             s.elo0, s.elo1, s.model, s.alpha, s.beta
-        ),
-        None => println!("sprt: none"),
+        )),
+        None => crate::stdout::line(format_args!("sprt: none")),
     }
-    println!("output: {} (config hash {hash})", plan.output.dir.display());
+    crate::stdout::line(format_args!(
+        "output: {} (config hash {hash})",
+        plan.output.dir.display()
+    ));
 }
 
 /// The shard of `--shard I/N`.
@@ -196,6 +201,7 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 /// that every engine program is an executable file. Nothing is started yet.
 fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), String> {
     let plan = &loaded.plan;
+    crate::schedule::own_files::check_pgnout(plan, None).map_err(|e| e.to_string())?;
     let openings = crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     match start.folder {
         folder::Start::New => folder::check_new(&plan.output.dir).map_err(|e| e.to_string())?,
@@ -224,16 +230,19 @@ fn dry_run_engines(plan: &Plan) -> u8 {
     };
     match runtime.block_on(preflight(plan)) {
         Ok(unknown) => {
-            println!(
+            crate::stdout::line(format_args!(
                 "engines: each started once; {}",
                 if unknown.is_empty() {
                     "every option set was announced"
                 } else {
                     "options not announced below"
                 }
-            );
+            ));
             for (engine, options) in &unknown {
-                println!("warning: {}", unknown_options_line(engine, options));
+                crate::stdout::line(format_args!(
+                    "warning: {}",
+                    unknown_options_line(engine, options)
+                ));
             }
             exit::OK
         }
@@ -269,22 +278,22 @@ pub fn play(
         return exit::ABORTED;
     };
     let output = &loaded.plan.output;
-    let pgnout_base = output
-        .pgnout
-        .as_ref()
-        .map(|p| super::pgnout::base(p, &output.dir, start.folder == folder::Start::Resume));
+    let pgnout_base = output.pgnout.as_ref().map(|p| {
+        crate::output::pgnout::base(p, &output.dir, start.folder == folder::Start::Resume)
+    });
     match runtime.block_on(crate::schedule::run(loaded, start)) {
         Ok(outcome) => {
             if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
-                if let Err(e) = super::pgnout::deliver(p, &output.dir, base) {
+                if let Err(e) = crate::output::pgnout::deliver(p, &output.dir, base) {
                     eprintln!("error: {e}");
+                    return exit::ABORTED;
                 }
             }
             outcome.exit_code
         }
         Err(e) => {
             eprintln!("error: {e}");
-            exit::USAGE
+            e.exit_code()
         }
     }
 }
@@ -318,6 +327,10 @@ pub fn run(args: &RunArgs) -> u8 {
         // Each shard plays into its own folder inside the run's: merge reads them all.
         let dir = &mut loaded.plan.output.dir;
         *dir = dir.join(format!("shard-{}-of-{}", s.index, s.count));
+    }
+    if let Err(e) = crate::schedule::own_files::check_pgnout(&loaded.plan, args.config.as_deref()) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
     }
     if let Some(db) = &args.db {
         if args.resume || shard.is_some() || args.dry_run {

@@ -50,7 +50,7 @@ pub struct StatsArgs {
 pub fn run(args: &StatsArgs) -> u8 {
     match report(args) {
         Ok(text) => {
-            print!("{text}");
+            crate::stdout::line(text.trim_end_matches('\n'));
             exit::OK
         }
         Err(err) => {

@@ -30,12 +30,12 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
                         "status": r.status, "pairs": r.pairs_done, "pairs_total": r.total_pairs})
                 })
                 .collect();
-            println!("{}", serde_json::Value::Array(list));
+            crate::stdout::line(format_args!("{}", serde_json::Value::Array(list)));
         } else if runs.is_empty() {
-            println!("no runs");
+            crate::stdout::line(format_args!("no runs"));
         } else {
             for run in &runs {
-                println!("{}", list_line(run));
+                crate::stdout::line(format_args!("{}", list_line(run)));
             }
         }
         return Ok(());
@@ -46,24 +46,24 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
     if run.is_tune() {
         let state = crate::fleet::tune_run::status(&run, pairs, &workers)?;
         if args.json {
-            println!(
+            crate::stdout::line(format_args!(
                 "{}",
                 serde_json::to_string_pretty(&state).unwrap_or_default()
-            );
+            ));
         } else {
-            print!("{}", state.to_text());
+            crate::stdout::line(state.to_text().trim_end());
         }
         return Ok(());
     }
     let games = db.game_facts(id).await.map_err(|e| e.to_string())?;
     let state = status(&run, &games, pairs, &workers)?;
     if args.json {
-        println!(
+        crate::stdout::line(format_args!(
             "{}",
             serde_json::to_string_pretty(&state).map_err(|e| e.to_string())?
-        );
+        ));
     } else {
-        print!("{}", state.to_text());
+        crate::stdout::line(state.to_text().trim_end());
     }
     Ok(())
 }

@@ -62,35 +62,37 @@ fn print_dry_run(tune: &TunePlan) {
     let s = &tune.schedule;
     let plan = &tune.plan;
     let engine = &plan.engines[0];
-    println!(
+    crate::stdout::line(format_args!(
         "tune: {} iterations of one pair = {} games, concurrency {}, seed {}",
         s.iterations,
         s.iterations * 2,
         plan.concurrency,
         plan.seed
-    );
-    println!(
+    ));
+    crate::stdout::line(format_args!(
         "spsa: alpha {}, gamma {}, A {} (fishtest's classic SPSA)",
         s.alpha, s.gamma, s.big_a
-    );
-    println!(
+    ));
+    crate::stdout::line(format_args!(
         "engine {}: {} ({}; {})",
         engine.spec.name.trim_end_matches('+'),
         engine.spec.command.join(" "),
         engine.spec.protocol,
         engine.time_control
-    );
+    ));
     match &plan.openings {
-        Some(o) => println!("openings: {} ({})", o.path.display(), o.order),
-        None => println!("openings: none (start position)"),
+        Some(o) => {
+            crate::stdout::line(format_args!("openings: {} ({})", o.path.display(), o.order))
+        }
+        None => crate::stdout::line(format_args!("openings: none (start position)")),
     }
-    println!(
+    crate::stdout::line(format_args!(
         "{:<24} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9} {:>9} {:>9} {:>9}",
         "parameter", "start", "min", "max", "c_end", "r_end", "c_1", "R_1", "c_N", "R_N"
-    );
+    ));
     for p in &tune.params {
         let g = Gains::new(s, p.min, p.max, p.c_end, p.r_end);
-        println!(
+        crate::stdout::line(format_args!(
             "{:<24} {:>8} {:>8} {:>8} {:>7} {:>8} {:>9.4} {:>9.6} {:>9.4} {:>9.6}",
             p.name,
             p.start,
@@ -102,9 +104,9 @@ fn print_dry_run(tune: &TunePlan) {
             g.r_k(s, 1),
             g.c_k(s, s.iterations),
             g.r_k(s, s.iterations)
-        );
+        ));
     }
-    println!("output: {}", plan.output.dir.display());
+    crate::stdout::line(format_args!("output: {}", plan.output.dir.display()));
 }
 
 /// Runs `tune`.
@@ -152,7 +154,7 @@ pub fn run(args: &TuneArgs) -> u8 {
                 for s in args.overrides() {
                     again.push_str(&format!(" --set '{s}'"));
                 }
-                println!("Resume with: {again} --resume");
+                crate::stdout::line(format_args!("Resume with: {again} --resume"));
             }
             outcome.exit_code
         }

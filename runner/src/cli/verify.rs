@@ -36,12 +36,12 @@ pub fn run(args: &VerifyArgs) -> u8 {
         match result {
             Ok(verified) => {
                 if args.json {
-                    println!(
+                    crate::stdout::line(format_args!(
                         "{}",
                         serde_json::to_string_pretty(&verified).unwrap_or_default()
-                    );
+                    ));
                 } else {
-                    print!("{}", verified.to_text());
+                    crate::stdout::line(verified.to_text().trim_end());
                 }
                 if verified.findings.is_empty() {
                     exit::OK

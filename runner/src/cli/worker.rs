@@ -55,7 +55,12 @@ pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
         .map_err(|e| eprintln!("error: {e}"))
         .ok()?;
     let lease = parse_duration(&args.lease)
-        .map_err(|e| eprintln!("error: --lease: {e}"))
+        .map_err(|_| {
+            eprintln!(
+                "error: --lease {}: expected a duration such as 60s or 500ms, under 10000000 s",
+                args.lease
+            );
+        })
         .ok()?;
     if lease < Duration::from_millis(300) {
         eprintln!(

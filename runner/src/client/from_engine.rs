@@ -16,7 +16,27 @@ pub enum Score {
 /// scores at least this large in magnitude are read as mates.
 pub const UCCI_MATE_THRESHOLD: i32 = 9_000;
 
+/// The farthest mate a score names, in moves. An engine may print any number after
+/// `mate` (`-2147483648` from a buggy one); farther than this it means nothing, and the
+/// sums made with it (plies in the PGN, units for adjudication) would overflow.
+pub const MAX_MATE_MOVES: i32 = 10_000;
+
 impl Score {
+    /// A mate in `moves` as an engine said it, bounded by [`MAX_MATE_MOVES`].
+    #[must_use]
+    pub fn mate(moves: i64) -> Score {
+        let bound = i64::from(MAX_MATE_MOVES);
+        Score::Mate(i32::try_from(moves.clamp(-bound, bound)).unwrap_or(MAX_MATE_MOVES))
+    }
+
+    /// Units as an engine said them, within `±i32::MAX` (so that negating one, or
+    /// taking its size, never overflows).
+    #[must_use]
+    pub fn units(units: i64) -> i32 {
+        let bound = i64::from(i32::MAX);
+        i32::try_from(units.clamp(-bound, bound)).unwrap_or(i32::MAX)
+    }
+
     /// A bare UCCI number, reading ElephantEye-style mate numbers as mates.
     #[must_use]
     pub fn from_ucci(raw: i32) -> Score {
@@ -144,11 +164,16 @@ fn parse_info<'a>(mut words: impl Iterator<Item = &'a str>, protocol: Protocol) 
 }
 
 fn parse_score<'a>(words: &mut impl Iterator<Item = &'a str>, protocol: Protocol) -> Option<Score> {
+    // Read wide, then bounded: `mate -2147483648` is a mate, not an overflow.
     match words.next()? {
-        "cp" => words.next()?.parse().ok().map(Score::Units),
-        "mate" => words.next()?.parse().ok().map(Score::Mate),
+        "cp" => words
+            .next()?
+            .parse()
+            .ok()
+            .map(|u| Score::Units(Score::units(u))),
+        "mate" => words.next()?.parse().ok().map(Score::mate),
         raw => {
-            let value: i32 = raw.parse().ok()?;
+            let value = Score::units(raw.parse().ok()?);
             Some(match protocol {
                 Protocol::Ucci => Score::from_ucci(value),
                 Protocol::Uci => Score::Units(value),
@@ -160,6 +185,26 @@ fn parse_score<'a>(words: &mut impl Iterator<Item = &'a str>, protocol: Protocol
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_at_the_ends_of_i32_are_bounded_not_wrapped() {
+        let score = |line: &str, p: Protocol| match FromEngine::parse(line, p) {
+            FromEngine::Info(info) => info.score,
+            other => panic!("{other:?}"),
+        };
+        let mated = score("info depth 3 score mate -2147483648 pv h2e2", Protocol::Uci);
+        assert_eq!(mated, Some(Score::Mate(-MAX_MATE_MOVES)));
+        let mated = mated.expect("a score");
+        assert!(mated.as_units() <= -90_000, "being mated is losing");
+        assert_eq!(mated.to_comment(), "-M10000");
+        let mating = score("info score mate 2147483647", Protocol::Uci);
+        assert_eq!(mating, Some(Score::Mate(MAX_MATE_MOVES)));
+        for line in ["info score cp -2147483648", "info score -2147483648"] {
+            let s = score(line, Protocol::Ucci).expect("a score");
+            assert_eq!(s, Score::Units(-i32::MAX), "{line}");
+            assert_eq!(s.as_units().unsigned_abs(), i32::MAX.unsigned_abs());
+        }
+    }
 
     #[test]
     fn parses_bestmove_and_info_in_both_conventions() {

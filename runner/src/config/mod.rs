@@ -2,6 +2,7 @@
 //! rejected, then a validated [`Plan`]), with `--set key=value` overrides. Every error
 //! names the file, the line and the key.
 
+mod embedded;
 mod fault_kind;
 pub mod locate;
 mod overrides;
@@ -22,8 +23,9 @@ pub use plan::{
 };
 pub use raw::RawConfig;
 
-/// The embedded default run (`configs/quick.toml`), used when no config is given.
-pub const EMBEDDED_QUICK: &str = include_str!("../../../configs/quick.toml");
+/// The embedded default run (`configs/quick.toml`), used when no config is given (its
+/// paths are then found from wherever the runner runs: `embedded.rs`).
+pub const EMBEDDED_QUICK: &str = embedded::QUICK;
 
 /// A config error, printed as `file:line: key: message`, or `flag: key: message` when
 /// a command-line flag set the value.
@@ -87,7 +89,7 @@ pub fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded, Confi
         }
         None => (
             "configs/quick.toml (embedded)".to_owned(),
-            EMBEDDED_QUICK.to_owned(),
+            embedded::quick(),
         ),
     };
     parse(&name, &text, overrides)
@@ -147,9 +149,16 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
         } else {
             locate::line_of(text, &path)
         };
+        let mut message = p.message;
+        if p.key == "engine" {
+            // Too many engines because a flag added one: say so, and how to change one.
+            if let Some(note) = applier.added_note(&table) {
+                message = format!("{message} ({note})");
+            }
+        }
         ConfigError {
             flag,
-            ..error(line, Some(p.key.clone()), p.message)
+            ..error(line, Some(p.key.clone()), message)
         }
     })?;
     // A table read from TOML always writes back; should it not, the run's identity

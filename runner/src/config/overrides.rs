@@ -12,8 +12,9 @@
 //!   likewise `tournament.pairs` and `tournament.games` replace each other;
 //! - `engine.N.command=/path` takes a single string as a one-element argv;
 //! - `engine.<count>.KEY` (the index just past the last engine) adds an engine, and so
-//!   does `engine.new.KEY`; every later `engine.new` in the same command line refers to
-//!   that same added engine.
+//!   does `engine.+.KEY`; every later `engine.+` in the same command line refers to
+//!   that same added engine. `+` is no name an engine has (names are looked up
+//!   first, so an engine named `new` is `engine.new`, as README's patch test says).
 
 use thiserror::Error;
 use toml::Value;
@@ -77,7 +78,10 @@ pub struct OverrideError {
     pub why: String,
 }
 
-/// What the overrides of one command line have done so far (the engine `engine.new`
+/// The key part that adds an engine (`engine.+.command=...`): not a name an engine has.
+pub const ADD_ENGINE: &str = "+";
+
+/// What the overrides of one command line have done so far (the engine `engine.+`
 /// added).
 #[derive(Debug, Default)]
 pub struct Applier {
@@ -243,8 +247,32 @@ impl Applier {
         &self.added
     }
 
+    /// What to add to "a match needs exactly 2 engines, found 3" when an override
+    /// added the extra one: which engines `config` had, and how to change one of them.
+    #[must_use]
+    pub fn added_note(&self, config: &toml::Table) -> Option<String> {
+        let first_added = self.added.first()?.0;
+        let engines = config.get("engine").and_then(Value::as_array)?;
+        let names: Vec<String> = engines
+            .iter()
+            .take(first_added)
+            .enumerate()
+            .map(|(i, e)| {
+                e.get("name")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| format!("engine.{i}"), |n| format!("engine.{n}"))
+            })
+            .collect();
+        let added = self.added.len();
+        Some(format!(
+            "{added} added by the command line to the config's {}; to change an engine instead, name it ({}) or give its index",
+            names.len(),
+            names.join(", ")
+        ))
+    }
+
     /// The index of the engine `which` names: an index (the count adds one), a name, or
-    /// `new`.
+    /// `+` (adds one).
     fn engine_slot(&mut self, config: &toml::Table, which: &str) -> Result<usize, String> {
         let empty = Vec::new();
         let engines = match config.get("engine") {
@@ -252,7 +280,7 @@ impl Applier {
             Some(_) => return Err("`engine` is not a list of [[engine]] tables".to_owned()),
             None => &empty,
         };
-        if which == "new" {
+        if which == ADD_ENGINE {
             let slot = *self.added_engine.get_or_insert(engines.len());
             return Ok(slot);
         }
@@ -276,7 +304,7 @@ impl Applier {
                     .filter_map(|e| e.get("name").and_then(Value::as_str))
                     .collect();
                 format!(
-                    "no engine `{which}` (the engines are {}; engine.new adds one)",
+                    "no engine `{which}` (the engines are {}; engine.{ADD_ENGINE} adds one)",
                     if names.is_empty() {
                         "unnamed".to_owned()
                     } else {
@@ -356,7 +384,7 @@ mod tests {
             ["engine", "1", "command"]
         );
         let mut applier = Applier::new();
-        for text in ["engine.new.command=./c", "engine.new.name=c"] {
+        for text in ["engine.+.command=./c", "engine.+.name=c"] {
             let path = applier
                 .apply(&mut config, &Override::set(text))
                 .expect("new");
@@ -368,6 +396,36 @@ mod tests {
         let mut empty = toml::Table::new();
         apply(&mut empty, "engine.0.command=x").expect("first");
         assert_eq!(empty["engine"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn an_engine_named_new_is_that_engine_and_plus_adds_one() {
+        let mut config =
+            table("[[engine]]\nname = \"new\"\ncommand = [\"x\"]\n[[engine]]\nname = \"base\"\n");
+        let mut applier = Applier::new();
+        let path = applier
+            .apply(
+                &mut config,
+                &Override::set(r#"engine.new.command=["./new"]"#),
+            )
+            .expect("by name");
+        assert_eq!(path, ["engine", "0", "command"]);
+        assert_eq!(config["engine"].as_array().map(Vec::len), Some(2));
+        assert_eq!(config["engine"][0]["command"][0].as_str(), Some("./new"));
+        assert_eq!(applier.added_note(&config), None, "nothing added");
+        applier
+            .apply(&mut config, &Override::set("engine.+.command=./third"))
+            .expect("added");
+        assert_eq!(config["engine"].as_array().map(Vec::len), Some(3));
+        let note = applier.added_note(&config).expect("a note");
+        assert!(
+            note.contains("1 added") && note.contains("(engine.new, engine.base)"),
+            "{note}"
+        );
+        // Without an engine of that name, `new` is a name like any other.
+        let mut other = table("[[engine]]\nname = \"a\"\n");
+        let e = apply(&mut other, "engine.new.command=x").expect_err("no engine new");
+        assert!(e.why.contains("engine.+ adds one"), "{e}");
     }
 
     #[test]

@@ -228,12 +228,15 @@ async fn submit(
         .submit_batch(claim, entries, busy));
     match result {
         Ok(Some(closing)) => {
-            println!("{}", batch_line(claim, entries, busy));
-            println!("run {}: {} ({})", claim.run, closing.status, closing.state);
+            crate::stdout::line(format_args!("{}", batch_line(claim, entries, busy)));
+            crate::stdout::line(format_args!(
+                "run {}: {} ({})",
+                claim.run, closing.status, closing.state
+            ));
             Ok(Sent::Closed)
         }
         Ok(None) => {
-            println!("{}", batch_line(claim, entries, busy));
+            crate::stdout::line(format_args!("{}", batch_line(claim, entries, busy)));
             Ok(Sent::Open)
         }
         Err(Stop::Fatal(DbError::Refused(why))) => {

@@ -158,7 +158,7 @@ pub(super) async fn play_and_submit(
             .submit_tune_batch(claim, faults, busy, |stored| tune.decide(stored, &played))
             .await;
         if result.is_ok() {
-            println!(
+            crate::stdout::line(format_args!(
                 "run {}, batch {}: iterations {}-{} applied, {} games in {:.1} s",
                 claim.run,
                 claim.batch,
@@ -166,11 +166,14 @@ pub(super) async fn play_and_submit(
                 claim.first_pair + claim.pairs,
                 2 * claim.pairs,
                 busy.as_secs_f64()
-            );
+            ));
         }
         match result {
             Ok(Some(closing)) => {
-                println!("run {}: {} ({})", claim.run, closing.status, closing.state);
+                crate::stdout::line(format_args!(
+                    "run {}: {} ({})",
+                    claim.run, closing.status, closing.state
+                ));
                 return Ok(Stay::On);
             }
             Ok(None) => return Ok(Stay::On),

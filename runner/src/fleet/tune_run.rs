@@ -290,10 +290,13 @@ impl TuneStatus {
     #[must_use]
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
-        let mut out = format!(
-            "Run {}: {} [{}] {}\n",
-            self.id, self.title, self.state, self.status
-        );
+        // While a run is open its status is its state (`[open] open`): say it once.
+        let status = if self.status == self.state {
+            String::new()
+        } else {
+            format!(" {}", self.status)
+        };
+        let mut out = format!("Run {}: {} [{}]{status}\n", self.id, self.title, self.state);
         let _ = writeln!(
             out,
             "Tune: {} of {} iterations applied",

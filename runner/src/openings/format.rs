@@ -42,6 +42,35 @@ impl BookFormat {
     }
 }
 
+/// How many lines [`BookFormat::sniff`] reads at most before it gives up.
+const SNIFF_LINES: usize = 200;
+
+impl BookFormat {
+    /// The format a file's first line that says anything is written in: a PGN tag
+    /// (`[Event ...`) or a FEN (an EPD line); `None` when it cannot tell (a file that
+    /// cannot be read, movetext first, comments only). Comments (`#`, `;`, `%`) and
+    /// blank lines are skipped.
+    #[must_use]
+    pub fn sniff(path: &Path) -> Option<BookFormat> {
+        let file = std::fs::File::open(path).ok()?;
+        let reader = std::io::BufReader::new(file);
+        for line in reader.lines().take(SNIFF_LINES) {
+            let line = line.ok()?;
+            let text = line.trim();
+            if text.is_empty() || text.starts_with(['#', ';', '%']) {
+                continue;
+            }
+            if text.starts_with('[') {
+                return Some(BookFormat::Pgn);
+            }
+            let board = text.split_whitespace().next().unwrap_or_default();
+            // A Xiangqi board has ten ranks.
+            return (board.matches('/').count() == 9).then_some(BookFormat::Epd);
+        }
+        None
+    }
+}
+
 impl fmt::Display for BookFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

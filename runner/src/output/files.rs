@@ -3,19 +3,24 @@
 //! them when it ends; `merge` and `report --db` write the same files the same way, so
 //! every tool that reads a run folder reads any run.
 
+use std::io::Write as _;
 use std::path::Path;
 
 use thiserror::Error;
 
 use super::pgn_file::{PgnFileError, PgnWriter};
-use super::report::{write_input, RunHead};
+use super::report::{render, RunHead, REPORT_HTML, SUMMARY_MD};
 use super::summary::{summarize, RunnerCost, UnknownOptions};
+use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::store::ending::Ending;
 use crate::store::journal::{Journal, JournalEntry, JOURNAL_FILE};
 use crate::store::read_ahead::ahead;
 use crate::store::tracker::Tracker;
+
+/// The summary's name in a run folder.
+pub const SUMMARY_FILE: &str = "summary.json";
 
 /// Why the files of a run could not be written.
 #[derive(Debug, Error)]
@@ -50,10 +55,12 @@ pub struct RunFiles<'a> {
 
 impl RunFiles<'_> {
     /// Writes the files into `dir`, whose `games.jsonl` holds the games. A report that
-    /// cannot be written is a warning: the PGN and the summary are the results.
+    /// cannot be read (a damaged `run.json`) is a warning: the PGN and the summary are
+    /// the results. A file that cannot be written is an error, and then no file
+    /// changes (see [`RunFiles::write_from`]).
     ///
     /// # Errors
-    /// [`FilesError`] when the PGN or the summary cannot be written.
+    /// [`FilesError`] when a file cannot be written.
     pub fn write(&self, dir: &Path) -> Result<(), FilesError> {
         self.write_noting(dir, &UnknownOptions::new())
     }
@@ -74,8 +81,13 @@ impl RunFiles<'_> {
     /// it runs on another thread and hands each entry over with its offset in that file,
     /// in game order, while this thread writes the PGN and reads the report's input.
     ///
+    /// Every file is written whole under a temporary name first; only when all of them
+    /// are written do they replace the old ones, together. A full disk leaves the
+    /// previous files as they were, agreeing with each other (never a new summary that
+    /// says "aborted" beside an old report that says "PASS").
+    ///
     /// # Errors
-    /// [`FilesError`] when the PGN or the summary cannot be written, or `games` fails.
+    /// [`FilesError`] when a file cannot be written, or `games` fails.
     pub fn write_from<G>(&self, dir: &Path, games: G) -> Result<(), FilesError>
     where
         G: FnOnce(&mut dyn FnMut(u64, JournalEntry)) -> Result<u64, FilesError> + Send,
@@ -104,20 +116,21 @@ impl RunFiles<'_> {
                 engine.unknown_options.clone_from(options);
             }
         }
-        let path = dir.join("summary.json");
-        let text = serde_json::to_string_pretty(&summary).map_err(|e| FilesError::Write {
-            path: path.clone(),
-            source: e.into(),
-        })?;
-        std::fs::write(&path, text).map_err(|source| FilesError::Write { path, source })?;
-        // One pass over the journal writes the PGN and reads what the report shows.
-        let head = match RunHead::read(dir) {
+        let summary_path = dir.join(SUMMARY_FILE);
+        let summary_text =
+            serde_json::to_string_pretty(&summary).map_err(|e| FilesError::Write {
+                path: summary_path.clone(),
+                source: e.into(),
+            })?;
+        // The report shows the status of the summary being written, not the old one.
+        let head = match RunHead::read_with_summary(dir, &summary_text) {
             Ok(head) => Some(head),
             Err(e) => {
                 eprintln!("warning: the HTML report could not be written: {e}");
                 None
             }
         };
+        // One pass over the journal writes the PGN and reads what the report shows.
         let mut reading = head.as_ref().map(RunHead::reading);
         ahead(games, |offset, entry| {
             pgn.add(offset, &entry);
@@ -132,14 +145,35 @@ impl RunFiles<'_> {
         })?;
         // The report's PGN pop-ups are written by the headers of games.pgn.
         let read = reading.map(|r| r.finish(pgn.headers()));
-        pgn.finish()?;
+        let mut staged = vec![pgn.finish()?, stage(&summary_path, &summary_text)?];
         if let (Some(head), Some((replay, games))) = (head, read) {
-            if let Err(e) = write_input(&head.into_input(replay, games)) {
-                eprintln!("warning: the HTML report could not be written: {e}");
-            }
+            let mut input = head.into_input(replay, games);
+            // It is about to be: the report links it.
+            input.has_pgn = true;
+            let (page, markdown) = render(&input);
+            staged.push(stage(&dir.join(REPORT_HTML), &page)?);
+            staged.push(stage(&dir.join(SUMMARY_MD), &markdown)?);
+        }
+        for file in staged {
+            let path = file.path().to_owned();
+            file.commit()
+                .map_err(|source| FilesError::Write { path, source })?;
         }
         Ok(())
     }
+}
+
+/// `text` written and synced under a temporary name beside `path`.
+fn stage(path: &Path, text: &str) -> Result<Staged, FilesError> {
+    let write = || {
+        let mut file = AtomicFile::create(path)?;
+        file.write_all(text.as_bytes())?;
+        file.finish()
+    };
+    write().map_err(|source| FilesError::Write {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// Today's date for PGN headers (`YYYY.MM.DD`), from the system clock.

@@ -1,5 +1,5 @@
 //! Outputs of a run: PGN, summary JSON, the text result block, the HTML report, the
-//! progress display, and the files a run leaves when it ends.
+//! progress display, the files a run leaves when it ends, and `output.pgnout`.
 
 pub mod files;
 pub mod over_clock;
@@ -7,6 +7,7 @@ pub mod pgn;
 pub mod pgn_comment;
 pub mod pgn_file;
 pub mod pgn_headers;
+pub mod pgnout;
 pub mod printable;
 pub mod progress;
 pub mod report;

@@ -191,6 +191,8 @@ mod tests {
         assert_eq!(score_text(Score::Mate(-2)), "-M4");
         assert_eq!(score_text(Score::Mate(0)), "-M0");
         assert_eq!(score_text(Score::Mate(i32::MAX)), "+M4294967293");
+        // An engine's `mate -2147483648` is bounded when read, and stays negative.
+        assert_eq!(score_text(Score::mate(i64::from(i32::MIN))), "-M20000");
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! buffer until the games before it are written. Memory follows the number of games in
 //! flight, not the length of the run (an interrupted and resumed run, whose missing
 //! games come at the end of the journal, buffers the games after its holes).
+//!
+//! The file is written under a temporary name and replaces the old `games.pgn` only
+//! whole ([`crate::atomic_file`]): a full disk leaves the previous file, not half a game.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -14,17 +17,21 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::pgn_headers::GameHeaders;
+use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::Plan;
 use crate::openings::OpeningBook;
 use crate::store::finished::{game_number, FinishedGames};
 use crate::store::journal::{Journal, JournalEntry, JournalError};
+
+/// The PGN's name in a run folder.
+pub const PGN_FILE: &str = "games.pgn";
 
 /// Why `games.pgn` could not be written.
 #[derive(Debug, Error)]
 pub enum PgnFileError {
     #[error(transparent)]
     Journal(#[from] JournalError),
-    #[error("cannot write {path}: {source}")]
+    #[error("{}: cannot write: {source}", .path.display())]
     Write {
         path: PathBuf,
         source: std::io::Error,
@@ -35,7 +42,7 @@ pub enum PgnFileError {
 struct PgnFile<'a> {
     headers: GameHeaders<'a>,
     path: PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
+    out: AtomicFile,
     /// One game's text, reused from game to game.
     text: String,
 }
@@ -52,13 +59,6 @@ impl PgnFile<'_> {
                 path: self.path.clone(),
                 source,
             })
-    }
-
-    fn error(&self, source: std::io::Error) -> PgnFileError {
-        PgnFileError::Write {
-            path: self.path.clone(),
-            source,
-        }
     }
 }
 
@@ -101,8 +101,8 @@ impl<'a> PgnWriter<'a> {
         finished: &'a FinishedGames,
         date: String,
     ) -> Result<PgnWriter<'a>, PgnFileError> {
-        let path = plan.output.dir.join("games.pgn");
-        let file = std::fs::File::create(&path).map_err(|source| PgnFileError::Write {
+        let path = plan.output.dir.join(PGN_FILE);
+        let out = AtomicFile::create(&path).map_err(|source| PgnFileError::Write {
             path: path.clone(),
             source,
         })?;
@@ -112,7 +112,7 @@ impl<'a> PgnWriter<'a> {
             pgn: PgnFile {
                 headers: GameHeaders::for_plan(plan, book, date),
                 path,
-                out: std::io::BufWriter::with_capacity(1 << 16, file),
+                out,
                 text: String::new(),
             },
             journal: journal.to_owned(),
@@ -160,11 +160,11 @@ impl<'a> PgnWriter<'a> {
     }
 
     /// Writes the games the order did not reach (after a hole that no journal line
-    /// fills) and flushes the file.
+    /// fills) and syncs the file, ready to replace `games.pgn` when committed.
     ///
     /// # Errors
     /// A game could not be read back or the file could not be written.
-    pub fn finish(mut self) -> Result<(), PgnFileError> {
+    pub fn finish(mut self) -> Result<Staged, PgnFileError> {
         if let Some(e) = self.failure.take() {
             return Err(e);
         }
@@ -172,10 +172,9 @@ impl<'a> PgnWriter<'a> {
             let entry = Journal::read_at(&self.journal, offset)?;
             self.pgn.write(&entry)?;
         }
-        self.pgn
-            .out
-            .flush()
-            .map_err(|source| self.pgn.error(source))
+        let PgnFile { out, path, .. } = self.pgn;
+        out.finish()
+            .map_err(|source| PgnFileError::Write { path, source })
     }
 }
 
@@ -194,7 +193,11 @@ pub fn write_games_pgn(
 ) -> Result<(), PgnFileError> {
     let mut writer = PgnWriter::create(plan, book, journal, finished, date)?;
     Journal::scan(journal, |offset, entry| writer.add(offset, &entry))?;
-    writer.finish()
+    let staged = writer.finish()?;
+    let path = staged.path().to_owned();
+    staged
+        .commit()
+        .map_err(|source| PgnFileError::Write { path, source })
 }
 
 #[cfg(test)]

@@ -33,9 +33,27 @@ pub struct PairingLine {
     pub second: String,
     pub pairs: u64,
     pub penta: Penta,
+    /// Written with its counts named: as an array it read losses, draws, wins.
+    #[serde(serialize_with = "named_wdl")]
     pub wdl: Wdl,
     pub elo: f64,
     pub elo_ci95: f64,
+}
+
+/// `{"wins": W, "draws": D, "losses": L}`.
+fn named_wdl<S: serde::Serializer>(wdl: &Wdl, out: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Named {
+        wins: u64,
+        draws: u64,
+        losses: u64,
+    }
+    Named {
+        wins: wdl.wins,
+        draws: wdl.draws,
+        losses: wdl.losses,
+    }
+    .serialize(out)
 }
 
 /// One line of the rating table.

@@ -52,15 +52,35 @@ pub fn fault_limit(plan: &Plan, tracker: &Tracker) -> Option<String> {
             if count > u64::from(limit) {
                 let name = &engine.spec.name;
                 let did = match kind {
-                    FaultKind::Crash => format!("crashed or stalled {count} times"),
-                    FaultKind::TimeLoss => format!("lost {count} games on time"),
-                    FaultKind::Illegal => format!("made {count} illegal or missing moves"),
+                    FaultKind::Crash => format!("crashed or stalled {}", times(count)),
+                    FaultKind::TimeLoss => format!("lost {count} game{} on time", plural(count)),
+                    FaultKind::Illegal => {
+                        format!("made {count} illegal or missing move{}", plural(count))
+                    }
                 };
                 return Some(format!("{name} {did} ({} = {limit})", kind.key()));
             }
         }
     }
     None
+}
+
+/// `s` for a count other than one.
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `once`, `twice`, `3 times`.
+fn times(n: u64) -> String {
+    match n {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        n => format!("{n} times"),
+    }
 }
 
 #[cfg(test)]
@@ -99,13 +119,13 @@ mod tests {
         let tracker = lost_by(EndReason::NoMove);
         assert_eq!(
             fault_limit(&plan("max_illegal_moves = 0"), &tracker).as_deref(),
-            Some("a made 1 illegal or missing moves (faults.max_illegal_moves = 0)")
+            Some("a made 1 illegal or missing move (faults.max_illegal_moves = 0)")
         );
         assert_eq!(fault_limit(&plan("max_crashes = 0"), &tracker), None);
         let crashed = lost_by(EndReason::Stall);
         assert_eq!(
             fault_limit(&plan("max_crashes = 0"), &crashed).as_deref(),
-            Some("a crashed or stalled 1 times (faults.max_crashes = 0)")
+            Some("a crashed or stalled once (faults.max_crashes = 0)")
         );
     }
 
@@ -118,5 +138,41 @@ mod tests {
         let tracker = lost_by(EndReason::Checkmate);
         assert_eq!(tracker.pairs(), 0);
         assert_eq!(when_complete(&plan, &tracker).code, exit::H0);
+    }
+
+    #[test]
+    fn a_fault_limit_counts_in_words_that_fit_the_number() {
+        let program = std::env::current_exe().expect("test binary");
+        let text = format!(
+            "[tournament]\npairs = 4\n[time]\ndepth = 1\n[faults]\nmax_crashes = 0\nmax_time_losses = 0\n\
+             [[engine]]\nname = \"a\"\ncommand = [{0:?}]\n[[engine]]\nname = \"b\"\ncommand = [{0:?}]\n",
+            program.display().to_string()
+        );
+        let plan = crate::config::parse("t.toml", &text, &[])
+            .expect("config")
+            .plan;
+        let mut tracker = Tracker::new(vec!["a".into(), "b".into()], 1);
+        let fault = |pair: u64, reason: EndReason| JournalEntry {
+            reason,
+            faulted: Some("a".to_owned()),
+            ..JournalEntry::sample(pair, 0, Outcome::BlackWins)
+        };
+        tracker.record(&fault(0, EndReason::Crash), 0, 0, 1);
+        assert_eq!(
+            fault_limit(&plan, &tracker).as_deref(),
+            Some("a crashed or stalled once (faults.max_crashes = 0)")
+        );
+        tracker.record(&fault(1, EndReason::Stall), 0, 0, 1);
+        tracker.record(&fault(2, EndReason::Crash), 0, 0, 1);
+        assert_eq!(
+            fault_limit(&plan, &tracker).as_deref(),
+            Some("a crashed or stalled 3 times (faults.max_crashes = 0)")
+        );
+        let mut on_time = Tracker::new(vec!["a".into(), "b".into()], 1);
+        on_time.record(&fault(0, EndReason::TimeForfeit), 0, 0, 1);
+        assert_eq!(
+            fault_limit(&plan, &on_time).as_deref(),
+            Some("a lost 1 game on time (faults.max_time_losses = 0)")
+        );
     }
 }

@@ -46,6 +46,9 @@ pub enum OutputDirError {
     /// `run.json` cannot be read or written.
     #[error(transparent)]
     Meta(#[from] MetaError),
+    /// `output.pgnout` names a file the run owns (`what` says which).
+    #[error("output.pgnout: `{}` is {what}: name another file", .path.display())]
+    PgnOut { path: PathBuf, what: String },
 }
 
 #[cfg(test)]

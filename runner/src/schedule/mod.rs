@@ -7,6 +7,7 @@
 //! | `engines.rs` | one worker's engines, and one game played on them (shared with distributed runs) |
 //! | `worker.rs` | a local worker: pairs from the queue, games to the coordinator |
 //! | `folder.rs` | the output folder: a new run, a resume, an extension; the checks before anything starts |
+//! | `own_files.rs` | the files a run owns, which `output.pgnout` may not name |
 //! | `ending.rs` | how a run ends: verdicts, the gate, fault limits |
 //! | `preflight.rs` | every engine started once before a run: a bad command stops it, unknown options are warned of |
 //! | `tournament.rs` | the coordinator |
@@ -16,6 +17,7 @@ pub mod engines;
 pub mod errors;
 pub mod folder;
 pub mod folder_lock;
+pub mod own_files;
 pub mod preflight;
 pub mod tournament;
 pub mod worker;

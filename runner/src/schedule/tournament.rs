@@ -50,8 +50,26 @@ pub enum RunError {
     OutputDir(#[from] OutputDirError),
     #[error(transparent)]
     Journal(#[from] JournalError),
-    #[error(transparent)]
-    Files(#[from] FilesError),
+    /// The run has played, but its outputs could not be written (a full disk): the
+    /// journal holds every game and the previous outputs are as they were.
+    #[error("{source} (every game is in the journal and the previous outputs are unchanged: `xq-runner resume {}` writes them once the disk has room)", .dir.display())]
+    Outputs {
+        dir: PathBuf,
+        #[source]
+        source: FilesError,
+    },
+}
+
+impl RunError {
+    /// The exit code of a run that ends in this error: 4 (aborted) when the run played
+    /// and its outputs could not be written, 2 (nothing started) otherwise.
+    #[must_use]
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Outputs { .. } => exit::ABORTED,
+            _ => exit::USAGE,
+        }
+    }
 }
 
 /// How a run starts.
@@ -179,6 +197,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     let dir = plan.output.dir.clone();
     let journal_path = dir.join(JOURNAL_FILE);
     // The cheap checks first, the engines last: a refused run has started nothing.
+    super::own_files::check_pgnout(plan, None)?;
     let openings = load_openings(plan)?;
     let openings_input = folder::openings_input(loaded)?;
     let resumed = match start.folder {
@@ -242,11 +261,15 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         book: session.run.openings.as_ref().map(|(book, _)| book),
         date: today(),
     }
-    .write_noting(&dir, &unknown_options)?;
+    .write_noting(&dir, &unknown_options)
+    .map_err(|source| RunError::Outputs {
+        dir: dir.clone(),
+        source,
+    })?;
     drop(lock);
     let tracker = &session.tracker;
     if session.block_due {
-        println!("{}", report_text(plan, tracker).trim_end());
+        crate::stdout::line(format_args!("{}", report_text(plan, tracker).trim_end()));
     }
     let mut last = crate::output::text::finished_text(
         &session.ending.status,
@@ -261,9 +284,12 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
             if tracker.unpaired() == 1 { "" } else { "s" }
         ));
     }
-    println!("{last}");
+    crate::stdout::line(format_args!("{last}"));
     if session.ending.is_aborted() {
-        println!("Resume with: xq-runner resume {}", dir.display());
+        crate::stdout::line(format_args!(
+            "Resume with: xq-runner resume {}",
+            dir.display()
+        ));
     }
     Ok(RunOutcome {
         exit_code: session.ending.code,

@@ -209,13 +209,18 @@ fn per_move<T: Copy>(
 }
 
 fn parse_score(text: &str) -> Option<Score> {
+    // Read wide and bounded as an engine's score is: `-M-2147483648`, which an older
+    // runner wrote for `mate -2147483648` (its negation wrapped), reads as being mated.
     if let Some(m) = text.strip_prefix("-M") {
-        return m.parse::<i32>().ok().map(|m| Score::Mate(-m));
+        return m
+            .parse::<i64>()
+            .ok()
+            .map(|m| Score::mate(-m.saturating_abs()));
     }
     if let Some(m) = text.strip_prefix('M') {
-        return m.parse().ok().map(Score::Mate);
+        return m.parse().ok().map(Score::mate);
     }
-    text.parse().ok().map(Score::Units)
+    text.parse().ok().map(|u| Score::Units(Score::units(u)))
 }
 
 /// Why the journal could not be used.
@@ -381,6 +386,16 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_read_back_bounded_whatever_the_line_says() {
+        let mated = Score::mate(i64::from(i32::MIN));
+        assert_eq!(parse_score(&mated.to_comment()), Some(mated));
+        // An older runner's wrapped `-M-2147483648` is still a side being mated.
+        assert_eq!(parse_score("-M-2147483648"), Some(mated));
+        assert_eq!(parse_score("M99999999999"), Some(Score::mate(i64::MAX)));
+        assert_eq!(parse_score("-2147483648"), Some(Score::Units(-i32::MAX)));
+    }
 
     /// The first line of a journal of the report tests: one finished game.
     fn a_line() -> &'static str {

@@ -153,15 +153,13 @@ impl RunMeta {
     /// [`MetaError::Write`].
     pub fn write(&self, dir: &Path) -> Result<(), MetaError> {
         let path = dir.join(RUN_FILE);
-        let temporary = dir.join(".run.json.tmp");
         let error = |source| MetaError::Write {
             path: path.clone(),
             source,
         };
         let text =
             serde_json::to_string_pretty(self).map_err(|e| error(std::io::Error::other(e)))?;
-        std::fs::write(&temporary, text).map_err(error)?;
-        std::fs::rename(&temporary, &path).map_err(error)
+        crate::atomic_file::write(&path, text.as_bytes()).map_err(error)
     }
 }
 

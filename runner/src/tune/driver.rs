@@ -236,12 +236,12 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
     report::write(&dir, &summary, &records, &tune.config)
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     drop(lock);
-    println!("{}", summary.text().trim_end());
-    println!(
+    crate::stdout::line(format_args!("{}", summary.text().trim_end()));
+    crate::stdout::line(format_args!(
         "Tune {status}: {} of {n} pairs; results in {}",
         records.len(),
         dir.display()
-    );
+    ));
     Ok(TuneOutcome {
         exit_code: if finished { exit::OK } else { exit::ABORTED },
         resumable: !finished,

@@ -51,7 +51,7 @@ pub fn create(dir: &Path, config: &str) -> Result<FolderLock, String> {
         config: config.to_owned(),
     };
     let json = serde_json::to_string_pretty(&meta).unwrap_or_default();
-    std::fs::write(dir.join(TUNE_RUN), json + "\n")
+    crate::atomic_file::write(&dir.join(TUNE_RUN), (json + "\n").as_bytes())
         .map_err(|e| format!("{}: cannot write: {e}", dir.join(TUNE_RUN).display()))?;
     Ok(lock)
 }

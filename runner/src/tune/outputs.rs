@@ -173,9 +173,7 @@ impl TuneSummary {
     /// The file cannot be written.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        let temp = dir.join(format!("{TUNE_JSON}.tmp"));
-        std::fs::write(&temp, json + "\n")?;
-        std::fs::rename(temp, dir.join(TUNE_JSON))
+        crate::atomic_file::write(&dir.join(TUNE_JSON), (json + "\n").as_bytes())
     }
 }
 

@@ -35,14 +35,17 @@ impl TuneProgress {
         self.bar.inc(1);
         self.bar.set_message(values.to_owned());
         if self.bar.is_hidden() && done.is_multiple_of(self.interval) {
-            println!("pair {done}/{}: {values}", self.bar.length().unwrap_or(0));
+            crate::stdout::line(format_args!(
+                "pair {done}/{}: {values}",
+                self.bar.length().unwrap_or(0)
+            ));
         }
     }
 
     /// Prints a line above the bar (or plainly when it is hidden).
     pub fn println(&self, text: &str) {
         if self.bar.is_hidden() {
-            println!("{text}");
+            crate::stdout::line(format_args!("{text}"));
         } else {
             self.bar.println(text);
         }

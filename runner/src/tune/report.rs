@@ -224,9 +224,8 @@ pub fn write(
     records: &[Record],
     config: &str,
 ) -> std::io::Result<()> {
-    let temp = dir.join(format!("{REPORT_HTML}.tmp"));
-    std::fs::write(&temp, html(summary, records, config))?;
-    std::fs::rename(temp, dir.join(REPORT_HTML))
+    let page = html(summary, records, config);
+    crate::atomic_file::write(&dir.join(REPORT_HTML), page.as_bytes())
 }
 
 #[cfg(test)]

@@ -240,6 +240,21 @@ pub fn runner_with_env(
     output_of(&mut command)
 }
 
+/// Runs `xq-runner` with arguments from the folder `dir`, with the variables of `set`
+/// set; returns (exit code, stdout, stderr).
+pub fn runner_with_env_in(
+    dir: &std::path::Path,
+    args: &[&str],
+    set: &[(&str, &str)],
+) -> (i32, String, String) {
+    output_of(
+        std::process::Command::new(bin("xq-runner"))
+            .args(args)
+            .envs(set.iter().copied())
+            .current_dir(dir),
+    )
+}
+
 fn output_of(command: &mut std::process::Command) -> (i32, String, String) {
     let out = command.output().expect("run xq-runner");
     (

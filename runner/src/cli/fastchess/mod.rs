@@ -94,11 +94,11 @@ pub fn run(words: &[OsString]) -> u8 {
     };
     match translation.mode {
         Mode::Help => {
-            print!("{HELP}");
+            crate::stdout::line(HELP.trim_end_matches('\n'));
             return exit::OK;
         }
         Mode::Version => {
-            println!("xq-runner {}", env!("CARGO_PKG_VERSION"));
+            crate::stdout::line(format_args!("xq-runner {}", env!("CARGO_PKG_VERSION")));
             return exit::OK;
         }
         _ => {}
@@ -124,13 +124,16 @@ pub fn run(words: &[OsString]) -> u8 {
                 .filter(|w| w.as_str() != "--print-config")
                 .map(|w| shell_quote(w))
                 .collect();
-            println!("# The config of: xq-runner {}", shown.join(" "));
+            crate::stdout::line(format_args!(
+                "# The config of: xq-runner {}",
+                shown.join(" ")
+            ));
             // `-log` is a flag of the run, not a key of the config.
             let log = translation.log.as_ref().map_or_else(String::new, |p| {
                 format!(" --log {}", shell_quote(&p.display().to_string()))
             });
-            println!("# Run it with: xq-runner run FILE{log}\n");
-            print!("{}", config_text(&table));
+            crate::stdout::line(format_args!("# Run it with: xq-runner run FILE{log}\n"));
+            crate::stdout::line(config_text(&table).trim_end_matches('\n'));
             exit::OK
         }
         Mode::DryRun => super::run::play(&loaded, Start::new_run(), true, None),

@@ -152,6 +152,13 @@ fn engine(
     }
     if let Some(name) = &raw.name {
         single_line(&key("name"), name)?;
+        if name == crate::config::overrides::ADD_ENGINE {
+            // `--set engine.+.KEY` adds an engine: a name that could never be set.
+            return Err(problem(
+                key("name"),
+                "`+` adds an engine on the command line (--set engine.+.KEY): give another name",
+            ));
+        }
     }
     let name = raw
         .name

@@ -35,8 +35,28 @@ pub(super) fn openings(
     }
     let format = match o.format.as_deref() {
         None => BookFormat::of_path(&path),
-        Some(name) => BookFormat::from_name(name)
-            .ok_or_else(|| problem("openings.format", format!("`{name}`: expected epd or pgn")))?,
+        Some(name) => {
+            let format = BookFormat::from_name(name).ok_or_else(|| {
+                problem("openings.format", format!("`{name}`: expected epd or pgn"))
+            })?;
+            // A format given by hand that the file contradicts at its first line is a
+            // slip of the key, not a thousand bad openings: blame the key.
+            match BookFormat::sniff(&path) {
+                Some(found) if found != format => {
+                    let what = match found {
+                        BookFormat::Epd => "a FEN",
+                        BookFormat::Pgn => "a PGN tag",
+                    };
+                    return Err(problem(
+                        "openings.format",
+                        format!(
+                            "`{name}`, but `{file}` is {found}: its first line is {what} (set {found}, or leave the key out)"
+                        ),
+                    ));
+                }
+                _ => format,
+            }
+        }
     };
     let order = choice(
         "openings.order",

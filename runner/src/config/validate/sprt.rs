@@ -4,7 +4,7 @@ use super::choice::choice;
 use super::{defaults, problem};
 use crate::config::plan::{Problem, TournamentKind};
 use crate::config::raw::RawSprt;
-use crate::stats::{EloModel, Sprt};
+use crate::stats::{EloModel, Sprt, SprtError};
 
 /// The SPRT of a run with an `[sprt]` section.
 pub(super) fn sprt(kind: TournamentKind, raw: Option<&RawSprt>) -> Result<Option<Sprt>, Problem> {
@@ -29,7 +29,17 @@ pub(super) fn sprt(kind: TournamentKind, raw: Option<&RawSprt>) -> Result<Option
         s.beta.unwrap_or(d.beta),
         model,
     )
-    .map_err(|e| problem("sprt", e.to_string()))?;
+    .map_err(|e| {
+        // The key at fault, so that the error names it (and the flag that set it).
+        let key = match e {
+            SprtError::Alpha(_) => "sprt.alpha",
+            SprtError::Beta(_) => "sprt.beta",
+            SprtError::Bounds { elo0, .. } if !elo0.is_finite() => "sprt.elo0",
+            SprtError::Bounds { elo1, .. } if !elo1.is_finite() => "sprt.elo1",
+            _ => "sprt",
+        };
+        problem(key, e.to_string())
+    })?;
     if kind != TournamentKind::Match {
         return Err(problem("sprt", "SPRT needs a match of two engines"));
     }

@@ -159,6 +159,19 @@ impl RunHead {
     /// # Errors
     /// As [`read_run`], but for the journal.
     pub fn read(dir: &Path) -> Result<RunHead, ReportError> {
+        RunHead::read_as(dir, None)
+    }
+
+    /// As [`RunHead::read`], with the text of the `summary.json` about to be written
+    /// in place of the file (the outputs are replaced together, once all are written).
+    ///
+    /// # Errors
+    /// As [`RunHead::read`].
+    pub fn read_with_summary(dir: &Path, summary: &str) -> Result<RunHead, ReportError> {
+        RunHead::read_as(dir, Some(summary))
+    }
+
+    fn read_as(dir: &Path, summary_text: Option<&str>) -> Result<RunHead, ReportError> {
         let meta_path = dir.join("run.json");
         let meta_text = match std::fs::read_to_string(&meta_path) {
             Ok(text) => text,
@@ -187,7 +200,11 @@ impl RunHead {
                 )
             })
             .ok();
-        let summary = read_summary(&dir.join("summary.json"))?;
+        let summary_path = dir.join("summary.json");
+        let summary = match summary_text {
+            Some(text) => parse_summary(&summary_path, text).map(Some)?,
+            None => read_summary(&summary_path)?,
+        };
 
         let options = |i: usize| -> BTreeMap<String, String> {
             config
@@ -329,14 +346,16 @@ type Shape = (
     Option<Sprt>,
 );
 
+fn parse_summary(path: &Path, text: &str) -> Result<SummaryFile, ReportError> {
+    serde_json::from_str(text).map_err(|e| ReportError::Damaged {
+        path: path.to_owned(),
+        why: e.to_string(),
+    })
+}
+
 fn read_summary(path: &Path) -> Result<Option<SummaryFile>, ReportError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| ReportError::Damaged {
-                path: path.to_owned(),
-                why: e.to_string(),
-            }),
+        Ok(text) => parse_summary(path, &text).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(ReportError::Read {
             path: path.to_owned(),

@@ -46,6 +46,11 @@ pub use input::{read_run, EngineInfo, HeadReading, RunHead, RunInput, RunStatus}
 
 use crate::store::journal::JournalError;
 
+/// The report's page in a run folder.
+pub const REPORT_HTML: &str = "report.html";
+/// The report for CI job summaries in a run folder.
+pub const SUMMARY_MD: &str = "summary.md";
+
 /// The files a report wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportFiles {
@@ -102,8 +107,8 @@ pub fn write_input(input: &RunInput) -> Result<ReportFiles, ReportError> {
     let dir = &input.dir;
     let (page, summary) = render(input);
     let files = ReportFiles {
-        html: dir.join("report.html"),
-        markdown: dir.join("summary.md"),
+        html: dir.join(REPORT_HTML),
+        markdown: dir.join(SUMMARY_MD),
     };
     write(&files.html, &page)?;
     write(&files.markdown, &summary)?;
@@ -117,8 +122,9 @@ pub fn render(input: &RunInput) -> (String, String) {
     (html::page(&facts), markdown::summary_md(&facts))
 }
 
+/// Each file whole or not at all: a full disk leaves the old page, not half of one.
 fn write(path: &Path, text: &str) -> Result<(), ReportError> {
-    std::fs::write(path, text).map_err(|source| ReportError::Write {
+    crate::atomic_file::write(path, text.as_bytes()).map_err(|source| ReportError::Write {
         path: path.to_owned(),
         source,
     })

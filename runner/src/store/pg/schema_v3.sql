@@ -284,8 +284,9 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- Whether run p_run ends now, and how (state, status, exit code), from its stored games
--- alone, in the order the runner decides a local run's end: too many faults of one
--- engine, an SPRT verdict, every pair played. No row while it goes on.
+-- alone, in the order and the words the runner decides a local run's end with
+-- (schedule/ending.rs): too many faults of one engine, an SPRT verdict, every pair
+-- played. No row while it goes on.
 CREATE FUNCTION xq.run_ending(p_run bigint)
 RETURNS TABLE (state text, status text, exit_code integer)
 LANGUAGE plpgsql STABLE SET search_path = xq, pg_temp AS $$
@@ -307,16 +308,19 @@ BEGIN
         GROUP BY e.name, e.i ORDER BY e.i
     LOOP
         IF f.crashes > r.fault_limits[1] THEN
-            RETURN QUERY SELECT 'aborted', format('aborted: %s crashed or stalled %s times (faults.max_crashes = %s)',
-                f.name, f.crashes, r.fault_limits[1]), 4;
+            RETURN QUERY SELECT 'aborted', format('aborted: %s crashed or stalled %s (faults.max_crashes = %s)',
+                f.name, CASE f.crashes WHEN 1 THEN 'once' WHEN 2 THEN 'twice' ELSE f.crashes || ' times' END,
+                r.fault_limits[1]), 4;
             RETURN;
         ELSIF f.time_losses > r.fault_limits[2] THEN
-            RETURN QUERY SELECT 'aborted', format('aborted: %s lost %s games on time (faults.max_time_losses = %s)',
-                f.name, f.time_losses, r.fault_limits[2]), 4;
+            RETURN QUERY SELECT 'aborted', format('aborted: %s lost %s game%s on time (faults.max_time_losses = %s)',
+                f.name, f.time_losses, CASE WHEN f.time_losses = 1 THEN '' ELSE 's' END,
+                r.fault_limits[2]), 4;
             RETURN;
         ELSIF f.illegal > r.fault_limits[3] THEN
-            RETURN QUERY SELECT 'aborted', format('aborted: %s made %s illegal or missing moves (faults.max_illegal_moves = %s)',
-                f.name, f.illegal, r.fault_limits[3]), 4;
+            RETURN QUERY SELECT 'aborted', format('aborted: %s made %s illegal or missing move%s (faults.max_illegal_moves = %s)',
+                f.name, f.illegal, CASE WHEN f.illegal = 1 THEN '' ELSE 's' END,
+                r.fault_limits[3]), 4;
             RETURN;
         END IF;
     END LOOP;

@@ -3,14 +3,16 @@
 //! fastchess) the file keeps what it held before the run started and the run's games
 //! follow; a resumed run rewrites its own part, so no game is there twice.
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::Path;
 
+use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::PgnOut;
 
 /// The file in the output folder that remembers how long the pgnout file was before
-/// the run began (its own games start there).
-const BASE_FILE: &str = "pgnout.base";
+/// the run began (its own games start there), so that a resume rewrites the run's
+/// part of the file and nothing before it.
+pub const BASE_FILE: &str = "pgnout.base";
 
 /// How many bytes of the pgnout file are not the run's: on a fresh run its length now
 /// (or 0 when it does not exist or is replaced); on a resume what the run noted.
@@ -33,44 +35,36 @@ pub fn base(pgnout: &PgnOut, dir: &Path, resume: bool) -> u64 {
 }
 
 /// Writes the run's `games.pgn` (in `dir`) to the pgnout file after its first `base`
-/// bytes, and notes `base` in the output folder.
+/// bytes, and notes `base` in the output folder. The file is replaced whole
+/// ([`crate::atomic_file`]): a full disk leaves it as it was.
 ///
 /// # Errors
 /// A one-line message naming the file that could not be read or written.
 pub fn deliver(pgnout: &PgnOut, dir: &Path, base: u64) -> Result<(), String> {
     let games = dir.join("games.pgn");
-    let text = std::fs::read(&games)
+    let mut text = std::fs::File::open(&games)
         .map_err(|e| format!("output.pgnout: cannot read {}: {e}", games.display()))?;
     let target = &pgnout.path;
     let fail = |e: std::io::Error| format!("output.pgnout: cannot write {}: {e}", target.display());
     if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(fail)?;
     }
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(false)
-        .open(target)
-        .map_err(fail)?;
-    let len = file.metadata().map_err(fail)?.len();
+    let mut out = AtomicFile::create(target).map_err(fail)?;
     // The file's own part stays; the run's part is written anew.
-    file.set_len(base.min(len)).map_err(fail)?;
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(target)
-        .map_err(fail)?;
-    if base > 0 && base <= len {
+    let kept = match std::fs::File::open(target) {
+        Ok(old) => std::io::copy(&mut old.take(base), &mut out).map_err(fail)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(fail(e)),
+    };
+    if base > 0 && kept == base {
         // PGN games are separated by a blank line.
-        file.write_all(b"\n").map_err(fail)?;
+        out.write_all(b"\n").map_err(fail)?;
     }
-    file.write_all(&text).map_err(fail)?;
-    std::fs::write(dir.join(BASE_FILE), base.to_string()).map_err(|e| {
-        format!(
-            "output.pgnout: cannot write {}: {e}",
-            dir.join(BASE_FILE).display()
-        )
-    })?;
-    Ok(())
+    std::io::copy(&mut text, &mut out).map_err(fail)?;
+    out.finish().and_then(Staged::commit).map_err(fail)?;
+    let noted = dir.join(BASE_FILE);
+    crate::atomic_file::write(&noted, base.to_string().as_bytes())
+        .map_err(|e| format!("output.pgnout: cannot write {}: {e}", noted.display()))
 }
 
 #[cfg(test)]
