@@ -96,7 +96,7 @@ pub fn run(args: &JudgeArgs) -> u8 {
     match judge(args) {
         Ok(judged) => {
             if args.json {
-                crate::stdout::line(format_args!("{}", judged.verdict.to_json()));
+                crate::stdout::line(judged.verdict.to_json());
             } else {
                 crate::stdout::line(format_args!(
                     "{} (ruleset {})",

@@ -54,7 +54,7 @@ fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
         };
         match result {
             Ok(()) => {
-                crate::stdout::line(format_args!("{}", dir.join("report.html").display()));
+                crate::stdout::line(dir.join("report.html").display());
                 exit::OK
             }
             Err(e) => {
@@ -78,8 +78,8 @@ pub fn run(args: &ReportArgs) -> u8 {
     }
     match write_report(std::path::Path::new(&args.target)) {
         Ok(files) => {
-            crate::stdout::line(format_args!("{}", files.html.display()));
-            crate::stdout::line(format_args!("{}", files.markdown.display()));
+            crate::stdout::line(files.html.display());
+            crate::stdout::line(files.markdown.display());
             exit::OK
         }
         Err(e) => {

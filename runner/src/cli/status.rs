@@ -30,12 +30,12 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
                         "status": r.status, "pairs": r.pairs_done, "pairs_total": r.total_pairs})
                 })
                 .collect();
-            crate::stdout::line(format_args!("{}", serde_json::Value::Array(list)));
+            crate::stdout::line(serde_json::Value::Array(list));
         } else if runs.is_empty() {
             crate::stdout::line(format_args!("no runs"));
         } else {
             for run in &runs {
-                crate::stdout::line(format_args!("{}", list_line(run)));
+                crate::stdout::line(list_line(run));
             }
         }
         return Ok(());

@@ -98,7 +98,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
         }
     };
     if args.dry_run {
-        crate::stdout::line(format_args!("{}", describe(&new, "pairs")));
+        crate::stdout::line(describe(&new, "pairs"));
         return exit::OK;
     }
     let (target, runtime) = match super::database(args.db.as_deref()) {
@@ -119,7 +119,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
                     "submitted run {id}: {}, {} pairs",
                     new.title, new.total_pairs
                 );
-                crate::stdout::line(format_args!("{id}"));
+                crate::stdout::line(id);
                 exit::OK
             }
             Err(e) => {

@@ -23,7 +23,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
         };
         return match runtime.block_on(new_run(&mut tune, args.batch_pairs)) {
             Ok((new, _)) => {
-                crate::stdout::line(format_args!("{}", describe(&new, "iterations of one pair")));
+                crate::stdout::line(describe(&new, "iterations of one pair"));
                 exit::OK
             }
             Err(e) => {
@@ -54,7 +54,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
                     "submitted run {id}: {}, {} iterations of one pair",
                     new.title, new.total_pairs
                 );
-                crate::stdout::line(format_args!("{id}"));
+                crate::stdout::line(id);
                 exit::OK
             }
             Err(e) => {

@@ -228,7 +228,7 @@ async fn submit(
         .submit_batch(claim, entries, busy));
     match result {
         Ok(Some(closing)) => {
-            crate::stdout::line(format_args!("{}", batch_line(claim, entries, busy)));
+            crate::stdout::line(batch_line(claim, entries, busy));
             crate::stdout::line(format_args!(
                 "run {}: {} ({})",
                 claim.run, closing.status, closing.state
@@ -236,7 +236,7 @@ async fn submit(
             Ok(Sent::Closed)
         }
         Ok(None) => {
-            crate::stdout::line(format_args!("{}", batch_line(claim, entries, busy)));
+            crate::stdout::line(batch_line(claim, entries, busy));
             Ok(Sent::Open)
         }
         Err(Stop::Fatal(DbError::Refused(why))) => {

@@ -165,7 +165,7 @@ impl Progress {
                 self.bar.println(line);
             }
         } else {
-            crate::stdout::line(format_args!("{}", text.trim_end()));
+            crate::stdout::line(text.trim_end());
         }
     }
 

@@ -269,7 +269,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     drop(lock);
     let tracker = &session.tracker;
     if session.block_due {
-        crate::stdout::line(format_args!("{}", report_text(plan, tracker).trim_end()));
+        crate::stdout::line(report_text(plan, tracker).trim_end());
     }
     let mut last = crate::output::text::finished_text(
         &session.ending.status,
@@ -284,7 +284,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
             if tracker.unpaired() == 1 { "" } else { "s" }
         ));
     }
-    crate::stdout::line(format_args!("{last}"));
+    crate::stdout::line(last);
     if session.ending.is_aborted() {
         crate::stdout::line(format_args!(
             "Resume with: xq-runner resume {}",

@@ -236,7 +236,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
     report::write(&dir, &summary, &records, &tune.config)
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     drop(lock);
-    crate::stdout::line(format_args!("{}", summary.text().trim_end()));
+    crate::stdout::line(summary.text().trim_end());
     crate::stdout::line(format_args!(
         "Tune {status}: {} of {n} pairs; results in {}",
         records.len(),

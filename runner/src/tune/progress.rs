@@ -45,7 +45,7 @@ impl TuneProgress {
     /// Prints a line above the bar (or plainly when it is hidden).
     pub fn println(&self, text: &str) {
         if self.bar.is_hidden() {
-            crate::stdout::line(format_args!("{text}"));
+            crate::stdout::line(text);
         } else {
             self.bar.println(text);
         }
