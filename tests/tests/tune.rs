@@ -397,3 +397,41 @@ fn a_new_tune_refuses_a_folder_that_holds_one() {
     assert_eq!(code, 2);
     assert!(err.contains("differs in tune.param.0.r_end"), "{err}");
 }
+
+#[test]
+fn a_tune_whose_files_cannot_be_written_exits_4_and_resume_writes_them() {
+    let folder = scratch("tune-full-disk");
+    let dir = folder.path();
+    let cfg = config(dir, 20, 15.0, "", None);
+    let (code, out, err) = runner(&["tune", text(&cfg)]);
+    assert_eq!(code, 0, "{out}{err}");
+    let page = dir.join("out/report.html");
+    let before = std::fs::read(&page).expect("report.html");
+    assert!(
+        before.len() > 8192,
+        "the page is larger than the limit below"
+    );
+    // A file size limit stands for a full disk (8 blocks: 4 or 8 KiB by the shell).
+    let limited = Command::new("sh")
+        .args(["-c", "ulimit -f 8 && exec \"$0\" \"$@\""])
+        .arg(bin("xq-runner"))
+        .args(["tune", text(&cfg), "--resume"])
+        .output()
+        .expect("run the runner under a limit");
+    let stderr = String::from_utf8_lossy(&limited.stderr);
+    assert_eq!(limited.status.code(), Some(4), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].contains("`--resume` writes the files"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(
+        std::fs::read(&page).expect("report.html"),
+        before,
+        "left whole"
+    );
+    let (code, out, err) = runner(&["tune", text(&cfg), "--resume"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -160,7 +160,10 @@ pub fn run(args: &TuneArgs) -> u8 {
         }
         Err(e) => {
             eprintln!("error: {e}");
-            exit::USAGE
+            match e {
+                crate::tune::TuneFailure::Input(_) => exit::USAGE,
+                crate::tune::TuneFailure::Outputs(_) => exit::ABORTED,
+            }
         }
     }
 }

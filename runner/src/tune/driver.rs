@@ -31,6 +31,26 @@ use crate::schedule::engines::RunContext;
 use crate::schedule::folder_lock::FolderLock;
 use crate::schedule::RunState;
 
+/// Why a tune ended without its files.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneFailure {
+    /// A bad config, opening file, folder or engine: nothing was played (exit 2).
+    #[error("{0}")]
+    Input(String),
+    /// Played, its iterations in the journal, but its files could not be written (a
+    /// full disk): `--resume` writes them (exit 4).
+    #[error(
+        "{0}; the iterations are in the journal: `--resume` writes the files once there is room"
+    )]
+    Outputs(String),
+}
+
+impl From<String> for TuneFailure {
+    fn from(why: String) -> TuneFailure {
+        TuneFailure::Input(why)
+    }
+}
+
 /// How a tune ended.
 #[derive(Debug)]
 pub struct TuneOutcome {
@@ -72,7 +92,7 @@ impl Faults {
 /// # Errors
 /// One line when the tune cannot start (nothing has been played then): bad openings, a
 /// parameter the engine does not have, a folder that holds another tune.
-pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, String> {
+pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, TuneFailure> {
     let plan = tune.plan.clone();
     let dir = plan.output.dir.clone();
     let openings = crate::schedule::tournament::load_openings(&plan).map_err(|e| e.to_string())?;
@@ -104,11 +124,11 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
     let mut done = HashSet::new();
     for r in &records {
         if r.iteration == 0 || r.iteration > n || !done.insert(r.iteration) {
-            return Err(format!(
+            return Err(TuneFailure::Input(format!(
                 "{}: iteration {} is beyond the tune's {n} or there twice",
                 dir.join(TUNE_JOURNAL).display(),
                 r.iteration
-            ));
+            )));
         }
     }
     let mut theta: Vec<f64> = match records.last() {
@@ -232,9 +252,9 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Stri
     );
     summary
         .write(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| TuneFailure::Outputs(format!("{}: {e}", dir.display())))?;
     report::write(&dir, &summary, &records, &tune.config)
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| TuneFailure::Outputs(format!("{}: {e}", dir.display())))?;
     drop(lock);
     crate::stdout::line(summary.text().trim_end());
     crate::stdout::line(format_args!(
