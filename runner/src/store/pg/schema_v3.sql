@@ -82,46 +82,40 @@ END $$;
 
 -- What is wrong with an entry's shape, or NULL when it has the journal entry's fields
 -- with their types (store/journal.rs), so that every stored game reads back as one.
+-- The fields by jsonpath, the per-move lists by a regular expression over their text
+-- (both run in C; a list of 300 numbers is matched in microseconds).
 CREATE FUNCTION xq.entry_problem(e jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE SET search_path = xq, pg_temp AS $$
     SELECT CASE
         WHEN e IS NULL THEN 'not a JSON object'
-        WHEN jsonb_typeof(e->'red') IS DISTINCT FROM 'string'
-             OR jsonb_typeof(e->'black') IS DISTINCT FROM 'string'
-             OR jsonb_typeof(e->'start_fen') IS DISTINCT FROM 'string'
-             OR jsonb_typeof(e->'moves') IS DISTINCT FROM 'string'
-             OR coalesce(jsonb_typeof(e->'opening_moves'), 'string') <> 'string'
-             OR coalesce(jsonb_typeof(e->'faulted'), 'null') NOT IN ('null', 'string')
-             OR coalesce(jsonb_typeof(e->'detail'), 'null') NOT IN ('null', 'string')
+        WHEN jsonb_path_match(e, '$.red.type() == "string" && $.black.type() == "string"
+                && $.start_fen.type() == "string" && $.moves.type() == "string"
+                && (!exists($.opening_moves) || $.opening_moves.type() == "string")
+                && (!exists($.faulted) || $.faulted.type() == "string" || $.faulted.type() == "null")
+                && (!exists($.detail) || $.detail.type() == "string" || $.detail.type() == "null")')
+             IS NOT TRUE
             THEN 'red, black, start_fen and moves must be strings (opening_moves, faulted and detail too, when given)'
-        WHEN xq.json_integer(e->'plies') IS NULL OR xq.json_integer(e->'plies') < 0
-             OR xq.json_integer(e->'duration_ms') IS NULL OR xq.json_integer(e->'duration_ms') < 0
-             OR (coalesce(jsonb_typeof(e->'opening'), 'null') <> 'null'
-                 AND coalesce(xq.json_integer(e->'opening'), -1) < 0)
+        WHEN jsonb_path_match(e, '$.plies.type() == "number" && $.plies >= 0 && $.plies.floor() == $.plies
+                && $.duration_ms.type() == "number" && $.duration_ms >= 0
+                && $.duration_ms.floor() == $.duration_ms
+                && (!exists($.opening) || $.opening.type() == "null"
+                    || ($.opening.type() == "number" && $.opening >= 0 && $.opening.floor() == $.opening))')
+             IS NOT TRUE
             THEN 'plies, duration_ms and opening must be whole numbers, 0 or more'
-        WHEN EXISTS (SELECT 1 FROM (VALUES ('times_ms', false), ('depths', true), ('nodes', true),
-                                           ('nps', true), ('seldepths', true)) AS k(key, nullable)
-                     WHERE CASE WHEN e->k.key IS NULL THEN k.key = 'times_ms'
-                                WHEN jsonb_typeof(e->k.key) <> 'array' THEN true
-                                ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(e->k.key) AS v
-                                             WHERE NOT (k.nullable AND jsonb_typeof(v) = 'null')
-                                               AND coalesce(xq.json_integer(v), -1) < 0)
-                           END)
-             OR e->'depths' IS NULL
+        WHEN (e->'times_ms')::text !~ '^\[(\d+(, \d+)*)?\]$'
+             OR (e->'depths')::text !~ '^\[((\d+|null)(, (\d+|null))*)?\]$'
+             OR coalesce((e->'nodes')::text, '[]') !~ '^\[((\d+|null)(, (\d+|null))*)?\]$'
+             OR coalesce((e->'nps')::text, '[]') !~ '^\[((\d+|null)(, (\d+|null))*)?\]$'
+             OR coalesce((e->'seldepths')::text, '[]') !~ '^\[((\d+|null)(, (\d+|null))*)?\]$'
             THEN 'times_ms and depths (and nodes, nps, seldepths, when given) must be lists of whole numbers, 0 or more'
-        WHEN CASE WHEN jsonb_typeof(e->'scores') IS DISTINCT FROM 'array' THEN true
-                  ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(e->'scores') AS v
-                               WHERE jsonb_typeof(v) NOT IN ('null', 'string'))
-             END
+        WHEN (e->'scores')::text !~ '^\[(("([^"\\]|\\.)*"|null)(, ("([^"\\]|\\.)*"|null))*)?\]$'
             THEN 'scores must be a list of texts and nulls'
-        WHEN CASE WHEN e->'over_clock' IS NULL THEN false
-                  WHEN jsonb_typeof(e->'over_clock') <> 'array' THEN true
-                  WHEN jsonb_array_length(e->'over_clock') <> 2 THEN true
-                  ELSE EXISTS (SELECT 1 FROM jsonb_array_elements(e->'over_clock') AS v
-                               WHERE jsonb_typeof(v) <> 'object'
-                                  OR coalesce(xq.json_integer(v->'moves'), -1) < 0
-                                  OR coalesce(xq.json_integer(v->'ms'), -1) < 0)
-             END
+        WHEN jsonb_path_match(e, '!exists($.over_clock) || ($.over_clock.type() == "array"
+                && $.over_clock.size() == 2
+                && !exists($.over_clock[*] ? (!(@.type() == "object"
+                    && @.moves.type() == "number" && @.moves >= 0 && @.moves.floor() == @.moves
+                    && @.ms.type() == "number" && @.ms >= 0 && @.ms.floor() == @.ms))))')
+             IS NOT TRUE
             THEN 'over_clock must be Red''s and Black''s {"moves", "ms"}, whole numbers, 0 or more'
     END
 $$;
@@ -397,16 +391,9 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
 DECLARE
     b xq.batches%ROWTYPE;
     r xq.runs%ROWTYPE;
-    e jsonb;
-    i integer;
-    pair bigint;
-    game integer;
-    pairing integer;
-    red text;
-    black text;
-    kind text;
-    loser text;
-    faults bigint := 0;
+    pairings integer;
+    refused text;
+    faults bigint;
     d bigint[];
     ending record;
 BEGIN
@@ -423,55 +410,76 @@ BEGIN
         PERFORM xq.refuse_games(p_batch, format('%s games sent, the batch holds %s',
             coalesce(cardinality(p_entries), 0), 2 * b.pairs));
     END IF;
-    FOR i IN 1 .. cardinality(p_entries) LOOP
-        IF length(p_entries[i]) > 1048576 THEN
-            PERFORM xq.refuse_games(p_batch, format('game %s: longer than 1 MiB', i));
-        END IF;
-        e := xq.entry_json(p_entries[i]);
-        IF xq.entry_problem(e) IS NOT NULL THEN
-            PERFORM xq.refuse_games(p_batch, format('game %s: %s', i, xq.entry_problem(e)));
-        END IF;
-        IF xq.json_integer(e->'pair') IS NULL
-           OR xq.json_integer(e->'pair') NOT BETWEEN b.first_pair AND b.first_pair + b.pairs - 1
-           OR xq.json_integer(e->'game') IS NULL OR xq.json_integer(e->'game') NOT IN (0, 1) THEN
-            PERFORM xq.refuse_games(p_batch, format('game %s: pair %s game %s is not one of pairs %s..%s',
-                i, coalesce(e->>'pair', 'none'), coalesce(e->>'game', 'none'), b.first_pair,
-                b.first_pair + b.pairs - 1));
-        END IF;
-        pair := (e->>'pair')::bigint;
-        game := (e->>'game')::integer;
-        pairing := (pair % (cardinality(r.pairings) / 2))::integer;
-        red := r.engines[r.pairings[2 * pairing + 1 + game] + 1];
-        black := r.engines[r.pairings[2 * pairing + 2 - game] + 1];
-        IF e->>'red' IS DISTINCT FROM red OR e->>'black' IS DISTINCT FROM black THEN
-            PERFORM xq.refuse_games(p_batch, format('pair %s game %s: Red %s and Black %s, the schedule says %s and %s',
-                pair, game, e->'red', e->'black', red, black));
-        END IF;
-        kind := xq.reason_kind(e->>'reason');
-        loser := CASE e->>'result' WHEN '1-0' THEN black WHEN '0-1' THEN red END;
-        IF e->>'result' IS NULL OR e->>'result' NOT IN ('1-0', '0-1', '1/2-1/2') OR kind IS NULL THEN
-            PERFORM xq.refuse_games(p_batch, format('pair %s game %s: result %s by %s is not known',
-                pair, game, e->'result', e->'reason'));
-        END IF;
-        IF (kind = 'draw') <> (loser IS NULL)
-           OR (kind = 'fault') <> (e->>'faulted' IS NOT NULL)
-           OR (kind = 'fault' AND e->>'faulted' IS DISTINCT FROM loser) THEN
-            PERFORM xq.refuse_games(p_batch, format('pair %s game %s: %s by %s (faulted %s) do not agree',
-                pair, game, e->>'result', e->>'reason', coalesce(e->>'faulted', 'none')));
-        END IF;
-        BEGIN
-            INSERT INTO xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason,
-                                  faulted, over_clock)
-                VALUES (b.run_id, pair, game, b.id, p_entries[i], red, black, e->>'result',
-                        e->>'reason', e->>'faulted', e->'over_clock');
-        EXCEPTION WHEN unique_violation THEN
-            PERFORM xq.refuse_games(p_batch, format('pair %s game %s: sent twice', pair, game));
-        END;
-        IF kind = 'fault' THEN
-            faults := faults + 1;
-        END IF;
-    END LOOP;
-    d := xq.first_pairing_penta(b.run_id, cardinality(r.pairings) / 2, b.id);
+    pairings := cardinality(r.pairings) / 2;
+    -- Every game read once, checked in one pass, and stored only if none is wrong: the
+    -- first problem in the order sent is the one named.
+    WITH sent AS MATERIALIZED (
+        -- Materialized: each entry is parsed and its shape checked once, however often
+        -- the queries below name it.
+        SELECT u.i, u.t, j.e, xq.entry_problem(j.e) AS shape
+        FROM unnest(p_entries) WITH ORDINALITY AS u(t, i),
+             LATERAL (SELECT CASE WHEN length(u.t) <= 1048576 THEN xq.entry_json(u.t) END AS e) AS j
+    ), read AS MATERIALIZED (
+        SELECT s.i, s.t, s.e, s.shape, xq.json_integer(s.e->'pair') AS pair,
+               xq.json_integer(s.e->'game') AS game, s.e->>'result' AS result,
+               xq.reason_kind(s.e->>'reason') AS kind
+        FROM sent AS s
+    ), placed AS (
+        SELECT d.*,
+               CASE WHEN d.pair BETWEEN b.first_pair AND b.first_pair + b.pairs - 1
+                         AND d.game IN (0, 1) THEN
+                   r.engines[r.pairings[2 * (d.pair % pairings)::integer + 1 + d.game::integer] + 1]
+               END AS red,
+               CASE WHEN d.pair BETWEEN b.first_pair AND b.first_pair + b.pairs - 1
+                         AND d.game IN (0, 1) THEN
+                   r.engines[r.pairings[2 * (d.pair % pairings)::integer + 2 - d.game::integer] + 1]
+               END AS black
+        FROM read AS d
+    ), judged AS (
+        SELECT p.*,
+               CASE p.result WHEN '1-0' THEN p.black WHEN '0-1' THEN p.red END AS loser
+        FROM placed AS p
+    ), checked AS (
+        SELECT j.*, CASE
+            WHEN length(j.t) > 1048576 THEN format('game %s: longer than 1 MiB', j.i)
+            WHEN j.shape IS NOT NULL THEN format('game %s: %s', j.i, j.shape)
+            WHEN j.red IS NULL
+                THEN format('game %s: pair %s game %s is not one of pairs %s..%s', j.i,
+                            coalesce(j.e->>'pair', 'none'), coalesce(j.e->>'game', 'none'),
+                            b.first_pair, b.first_pair + b.pairs - 1)
+            WHEN j.e->>'red' IS DISTINCT FROM j.red OR j.e->>'black' IS DISTINCT FROM j.black
+                THEN format('pair %s game %s: Red %s and Black %s, the schedule says %s and %s',
+                            j.pair, j.game, j.e->'red', j.e->'black', j.red, j.black)
+            WHEN j.result IS NULL OR j.result NOT IN ('1-0', '0-1', '1/2-1/2') OR j.kind IS NULL
+                THEN format('pair %s game %s: result %s by %s is not known', j.pair, j.game,
+                            coalesce(j.e->'result', 'null'), coalesce(j.e->'reason', 'null'))
+            WHEN (j.kind = 'draw') <> (j.loser IS NULL)
+                 OR (j.kind = 'fault') <> (j.e->>'faulted' IS NOT NULL)
+                 OR (j.kind = 'fault' AND j.e->>'faulted' IS DISTINCT FROM j.loser)
+                THEN format('pair %s game %s: %s by %s (faulted %s) do not agree', j.pair, j.game,
+                            j.result, j.e->>'reason', coalesce(j.e->>'faulted', 'none'))
+            WHEN count(*) OVER (PARTITION BY j.pair, j.game) > 1
+                THEN format('pair %s game %s: sent twice', j.pair, j.game)
+        END AS problem
+        FROM judged AS j
+    ), first_problem AS (
+        SELECT c.problem FROM checked AS c WHERE c.problem IS NOT NULL ORDER BY c.i LIMIT 1
+    ), stored AS (
+        INSERT INTO xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason,
+                              faulted, over_clock)
+            SELECT b.run_id, c.pair, c.game, b.id, c.t, c.red, c.black, c.result,
+                   c.e->>'reason', c.e->>'faulted', c.e->'over_clock'
+            FROM checked AS c
+            WHERE NOT EXISTS (SELECT 1 FROM first_problem)
+            RETURNING xq.games.reason
+    )
+    SELECT (SELECT f.problem FROM first_problem AS f),
+           (SELECT count(*) FILTER (WHERE xq.reason_kind(g.reason) = 'fault') FROM stored AS g)
+        INTO refused, faults;
+    IF refused IS NOT NULL THEN
+        PERFORM xq.refuse_games(p_batch, refused);
+    END IF;
+    d := xq.first_pairing_penta(b.run_id, pairings, b.id);
     UPDATE xq.batches SET state = 'done', done_at = now() WHERE id = p_batch;
     UPDATE xq.runs SET pairs_done = pairs_done + b.pairs, games_done = games_done + 2 * b.pairs,
             penta = ARRAY[penta[1] + d[1], penta[2] + d[2], penta[3] + d[3], penta[4] + d[4],
