@@ -218,7 +218,13 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
         "another token: {err}"
     );
     assert_eq!(games_stored(&cluster), 0, "no forgery stored a game");
-    assert_eq!(status(&cluster, &id)["state"], "open");
+    let open = status(&cluster, &id);
+    assert_eq!(open["state"], "open");
+    // No pair yet: no estimate is made up (issue 47, 2.2).
+    assert!(
+        open["elo"].is_null() && open["elo_ci95"].is_null(),
+        "{open}"
+    );
 
     // 4. Claims are bounded in SQL, whatever the worker asks.
     let out = cluster.psql(

@@ -96,7 +96,7 @@ pub fn status(
 ) -> Result<Status, String> {
     let (plan, tracker) = tracker_of(run, games)?;
     let tally = tracker.tally(0);
-    let estimate = Estimate::new(&tally.penta);
+    let estimate = Estimate::reported(&tally.penta);
     let report = plan
         .sprt
         .as_ref()
