@@ -7,7 +7,7 @@
 //! hundreds, and on the whole range every line looks flat. The start is a dashed line;
 //! min and max are lines when they fall inside the axis, else a note says where they are.
 
-use crate::output::report::svg::{Frame, Svg, INK, MUTED, PALETTE};
+use crate::output::report::svg::{Frame, Svg, INK, MUTED};
 use crate::tune::params::TuneParam;
 
 /// Size of one parameter's chart when there are several (two a row on a wide page).
@@ -47,31 +47,6 @@ fn points(frame: &Frame, xs: &[u64], ys: &[f64]) -> Vec<(f64, f64)> {
         .filter(|(_, y)| y.is_finite())
         .map(|(&x, &y)| frame.at(x as f64, y))
         .collect()
-}
-
-/// The series as a line, its last value marked and written.
-fn draw_line(svg: &mut Svg, frame: &Frame, pixels: &[(f64, f64)], last: Option<f64>) {
-    svg.poly(
-        pixels,
-        false,
-        &format!(
-            "fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-linejoin=\"round\"",
-            PALETTE[0]
-        ),
-    );
-    let (_, r, _, _) = frame.area();
-    if let (Some(&(x, y)), Some(v)) = (pixels.last(), last) {
-        svg.circle((x, y), 3.5, PALETTE[0]);
-        let anchor = if x > r - 80.0 { "end" } else { "start" };
-        let dx = if anchor == "end" { -8.0 } else { 8.0 };
-        svg.text(
-            (x + dx, y - 8.0),
-            anchor,
-            PALETTE[0],
-            &format!("font-weight=\"600\" {HALO}"),
-            &format!("{v:.2}"),
-        );
-    }
 }
 
 /// Where a reference line's label goes: over the line, or under it (a max at the top
@@ -163,7 +138,7 @@ pub fn param_chart(
         svg.text((r, 20.0), "end", MUTED, "", &off.join(", "));
     }
     let pixels = points(&frame, pairs, values);
-    draw_line(&mut svg, &frame, &pixels, values.last().copied());
+    svg.value_line(&pixels, values.last().copied(), frame.area().1, HALO);
     svg.finish()
 }
 
@@ -186,7 +161,7 @@ pub fn score_chart(xs: &[u64], ys: &[f64], window: usize, played: u64) -> String
     };
     even.draw(&mut svg, &frame, 0.5);
     let pixels = points(&frame, xs, ys);
-    draw_line(&mut svg, &frame, &pixels, ys.last().copied());
+    svg.value_line(&pixels, ys.last().copied(), frame.area().1, HALO);
     svg.finish()
 }
 

@@ -106,26 +106,7 @@ pub fn llr_chart(points: &[Point], lower: f64, upper: f64, design: &str) -> Stri
         svg.text((x, y + dy), "start", colour, "font-weight=\"600\"", &label);
     }
     let pixels: Vec<(f64, f64)> = values.iter().map(|&(x, y)| frame.at(x, y)).collect();
-    svg.poly(
-        &pixels,
-        false,
-        &format!(
-            "fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-linejoin=\"round\"",
-            PALETTE[0]
-        ),
-    );
-    if let (Some(&(x, y)), Some(&(_, v))) = (pixels.last(), values.last()) {
-        svg.circle((x, y), 3.5, PALETTE[0]);
-        let anchor = if x > r - 80.0 { "end" } else { "start" };
-        let dx = if anchor == "end" { -8.0 } else { 8.0 };
-        svg.text(
-            (x + dx, y - 8.0),
-            anchor,
-            PALETTE[0],
-            "font-weight=\"600\"",
-            &format!("{v:.2}"),
-        );
-    }
+    svg.value_line(&pixels, values.last().map(|&(_, v)| v), r, "");
     svg.finish()
 }
 

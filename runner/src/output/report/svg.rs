@@ -181,6 +181,43 @@ impl Svg {
         );
     }
 
+    /// A series as a line in the first colour, its last point marked and its value
+    /// written beside it (to the left near `right`, the plot's right edge); `label`
+    /// adds attributes to that text.
+    pub fn value_line(
+        &mut self,
+        pixels: &[(f64, f64)],
+        last: Option<f64>,
+        right: f64,
+        label: &str,
+    ) {
+        self.poly(
+            pixels,
+            false,
+            &format!(
+                "fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-linejoin=\"round\"",
+                PALETTE[0]
+            ),
+        );
+        if let (Some(&(x, y)), Some(v)) = (pixels.last(), last) {
+            self.circle((x, y), 3.5, PALETTE[0]);
+            let anchor = if x > right - 80.0 { "end" } else { "start" };
+            let dx = if anchor == "end" { -8.0 } else { 8.0 };
+            let attributes = if label.is_empty() {
+                "font-weight=\"600\"".to_owned()
+            } else {
+                format!("font-weight=\"600\" {label}")
+            };
+            self.text(
+                (x + dx, y - 8.0),
+                anchor,
+                PALETTE[0],
+                &attributes,
+                &format!("{v:.2}"),
+            );
+        }
+    }
+
     /// Markup written as is (callers escape their text).
     pub fn raw(&mut self, markup: &str) {
         self.out.push_str(markup);
