@@ -2,7 +2,10 @@
 //! (common/pg.rs): two workers tune the tune engine's `skill` from far away close to its
 //! best value, every iteration recorded once; a worker killed mid-batch loses no
 //! iteration and doubles none; `report --db` writes a local tune's files; a bad tune is
-//! refused at submit; a version-1 database is upgraded and its runs keep working.
+//! refused at submit; a version-1 database is upgraded and its runs keep working. The
+//! server makes the SPSA update itself: its draws and its arithmetic are the local
+//! tuner's, a worker hands in only the games of each iteration, and a version-3 tune in
+//! progress is upgraded and finished.
 
 mod common;
 
@@ -14,6 +17,10 @@ use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
 use common::{fault_engine, mainlines, runner, scratch};
 use serde_json::Value;
+use xq_runner::fleet::tune_run::TuneState;
+use xq_runner::tune::iteration::{assign, update};
+use xq_runner::tune::journal::Record;
+use xq_runner::tune::spsa::IterationRng;
 
 /// The best `skill` of the tune engine in these tests.
 const BEST: f64 = 70.0;
@@ -337,7 +344,7 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
         mainlines().display(),
         dir.path().join("out").display()
     );
-    // Version 1's counts were the runner's own JSON; version 3 counts the stored games.
+    // Version 1's counts were the runner's own JSON; versions 3 on count the stored games.
     let counts = "{}";
     cluster.sql_as(
         "xq_owner",
@@ -351,7 +358,7 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "schema version 1, this runner speaks version 3: upgrade it with `xq-runner db init"
+            "schema version 1, this runner speaks version 4: upgrade it with `xq-runner db init"
         ),
         "{}",
         text(&out)
@@ -359,7 +366,7 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 1 to 3"),
+        out.contains("upgraded the xq-runner schema from version 1 to 4"),
         "{out}"
     );
     // The version-1 run plays, and a tune runs with the worker role's version-1 grants.
@@ -384,4 +391,261 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
         seen,
         BTreeSet::from(["match".to_owned(), "tune".to_owned()])
     );
+}
+
+#[test]
+fn the_servers_draws_are_the_local_tuners() {
+    let cluster = fleet();
+    for seed in [0u64, 5, 0x8000_0000_0000_0000, u64::MAX] {
+        for k in [1u64, 2, 977, 1 << 40] {
+            for n in [1usize, 3] {
+                let row = cluster.sql(&format!(
+                    "SELECT array_to_string(flips, ' ') || ' ' || array_to_string(uniforms, ' ')
+                     FROM xq.spsa_draws({seed}, {k}, {n})"
+                ));
+                let got: Vec<f64> = row
+                    .split(' ')
+                    .map(|v| v.parse().expect("a number"))
+                    .collect();
+                let mut rng = IterationRng::new(seed, k);
+                let mut want: Vec<f64> = (0..n).map(|_| rng.flip()).collect();
+                want.extend((0..2 * n).map(|_| rng.uniform()));
+                assert_eq!(got, want, "seed {seed}, k {k}, {n} parameters");
+            }
+        }
+    }
+}
+
+/// A claim made as the worker role: the batch, its token, its first pair and pairs.
+fn claim_as_worker(cluster: &Cluster, id: &str, pairs: u32) -> (String, String, u64, u64) {
+    let row = cluster.sql_as(
+        "xq_worker",
+        "xq",
+        &format!(
+            "SELECT batch_id, token, first_pair, pairs FROM xq.claim_batch({id}, 'w', {pairs}, 60)"
+        ),
+    );
+    let f: Vec<&str> = row.split('|').collect();
+    assert_eq!(f.len(), 4, "a claim: {row}");
+    (
+        f[0].to_owned(),
+        f[1].to_owned(),
+        f[2].parse().expect("first pair"),
+        f[3].parse().expect("pairs"),
+    )
+}
+
+/// The theta+ side's scores of an iteration's two games (`"WL"`).
+fn scores(games: &str) -> [f64; 2] {
+    let mut it = games.chars().map(|c| match c {
+        'W' => 1.0,
+        'L' => 0.0,
+        _ => 0.5,
+    });
+    [it.next().unwrap_or(0.5), it.next().unwrap_or(0.5)]
+}
+
+#[test]
+fn the_server_moves_theta_by_the_games_alone_as_the_local_tuner() {
+    let dir = scratch("fleet-tune-server-update");
+    let cluster = fleet();
+    let id = submit(&cluster, &config(dir.path(), 12, 15.0, "", None), &[]);
+    let stored =
+        TuneState::parse(&cluster.sql(&format!("SELECT tune FROM xq.runs WHERE id = {id}")))
+            .expect("the stored state");
+    assert_eq!(stored.seed, Some(5), "the config's seed");
+    let (gains, names) = (stored.gains(), vec!["skill".to_owned()]);
+    // Two batches claimed before either is submitted: both play theta at the start.
+    let first = claim_as_worker(&cluster, &id, 5);
+    let second = claim_as_worker(&cluster, &id, 7);
+    assert_eq!((first.2, first.3, second.2, second.3), (0, 5, 5, 7));
+    assert_eq!(
+        cluster.sql_as(
+            "xq_worker",
+            "xq",
+            &format!("SELECT theta FROM xq.batches WHERE id = {}", second.0)
+        ),
+        "{15}"
+    );
+    // What a hostile worker tries: to set theta, or to hand in other than two games an
+    // iteration. Refused, nothing stored.
+    let submit_sql = |b: &(String, String, u64, u64), games: &str| {
+        format!(
+            "SELECT * FROM xq.submit_tune_batch({}, '{}', ARRAY[{games}]::text[], 0, 1.0)",
+            b.0, b.1
+        )
+    };
+    for (attack, says) in [
+        (
+            format!(
+                "UPDATE xq.runs SET tune = jsonb_set(tune, '{{theta}}', '[99]') WHERE id = {id}"
+            ),
+            "permission denied",
+        ),
+        (
+            format!(
+                "UPDATE xq.batches SET theta = '{{99}}' WHERE id = {}",
+                first.0
+            ),
+            "permission denied",
+        ),
+        (
+            submit_sql(&first, "'WW','WW','WW','WW'"),
+            "need two games each",
+        ),
+        (
+            submit_sql(&first, "'WW','WW','WW','WW','WX'"),
+            "need two games each",
+        ),
+        (
+            submit_sql(&first, "'WW','WW','WW','WW','WWW'"),
+            "need two games each",
+        ),
+        (
+            submit_sql(&first, "'WW','WW','WW','WW',NULL"),
+            "need two games each",
+        ),
+    ] {
+        let out = cluster.psql("xq_worker", "xq", &attack);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            !out.status.success() && err.contains(says),
+            "{attack}: {err}"
+        );
+    }
+    assert_eq!(number(&cluster, "SELECT count(*) FROM xq.tune_records"), 0);
+    let games = [
+        ["WW", "WL", "LL", "DD", "WD"].as_slice(),
+        ["LD", "DW", "WW", "LL", "DL", "WL", "WW"].as_slice(),
+    ];
+    for (batch, played) in [&first, &second].into_iter().zip(games) {
+        let list: Vec<String> = played.iter().map(|g| format!("'{g}'")).collect();
+        let out = cluster.sql_as("xq_worker", "xq", &submit_sql(batch, &list.join(",")));
+        assert!(
+            out.starts_with(if batch == &second {
+                "finished|finished|0"
+            } else {
+                "open|open|"
+            }),
+            "{out}"
+        );
+    }
+    // The same arithmetic in Rust: values from theta at the claim (15), each update from
+    // theta as it was when its result arrived.
+    let records: Vec<Record> = cluster
+        .sql("SELECT record FROM xq.tune_records ORDER BY applied")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a record"))
+        .collect();
+    let mut theta = vec![15.0];
+    for (i, g) in games.concat().iter().enumerate() {
+        let k = i as u64 + 1;
+        let a = assign(5, &stored.schedule, &gains, &[15.0], k);
+        let (after, want) = update(&a, &names, &gains, &theta, scores(g)).expect("finite");
+        let got = &records[i];
+        assert_eq!(
+            (
+                got.iteration,
+                &got.plus,
+                &got.minus,
+                &got.flip,
+                got.games,
+                got.result
+            ),
+            (
+                want.iteration,
+                &want.plus,
+                &want.minus,
+                &want.flip,
+                want.games,
+                want.result
+            ),
+            "iteration {k}"
+        );
+        let (server, local) = (got.theta["skill"], after[0]);
+        assert!(
+            (server - local).abs() <= 1e-12 * local.abs(),
+            "iteration {k}: theta {server} != {local}"
+        );
+        theta = after;
+    }
+    let now = TuneState::parse(&cluster.sql(&format!("SELECT tune FROM xq.runs WHERE id = {id}")))
+        .expect("the state");
+    assert_eq!(
+        now.theta,
+        vec![records[11].theta["skill"]],
+        "the run's theta is the last record's"
+    );
+    assert!((now.theta[0] - theta[0]).abs() <= 1e-12 * theta[0].abs());
+}
+
+#[test]
+fn a_version_3_tune_in_progress_is_upgraded_and_finished() {
+    let dir = scratch("fleet-tune-v3");
+    let cluster = Cluster::start();
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/src/store/pg");
+    for file in ["schema.sql", "schema_v2.sql", "schema_v3.sql"] {
+        let sql = std::fs::read_to_string(schema.join(file)).expect("schema file");
+        cluster.sql_as("xq_owner", "xq", &sql);
+    }
+    cluster.sql_as(
+        "xq_owner",
+        "xq",
+        "GRANT USAGE ON SCHEMA xq TO xq_worker;
+         GRANT SELECT ON xq.meta, xq.runs, xq.workers, xq.run_workers, xq.tune_records TO xq_worker;
+         GRANT SELECT (id, run_id, first_pair, pairs, state, worker, claims, claimed_at,
+             lease_until, done_at) ON xq.batches TO xq_worker;
+         GRANT EXECUTE ON FUNCTION xq.claim_batch(bigint, text, integer, double precision),
+             xq.renew_batch(bigint, uuid, double precision), xq.release_batch(bigint, uuid),
+             xq.submit_batch(bigint, uuid, text[], double precision),
+             xq.begin_tune_submit(bigint, uuid),
+             xq.submit_tune_batch(bigint, uuid, bigint[], text[], jsonb, bigint, double precision),
+             xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text)
+             TO xq_worker;",
+    );
+    // A tune of 6 iterations stored by version 3, its first two applied (theta moved),
+    // a batch of the next two claimed by a worker that is gone: no seed in its state.
+    let cfg = std::fs::read_to_string(config(dir.path(), 6, 15.0, "", None)).expect("config");
+    cluster.sql_as(
+        "xq_owner",
+        "xq",
+        &format!(
+            r#"INSERT INTO xq.runs (title, config, config_hash, total_pairs, batch_pairs, kind, tune, next_pair, pairs_done, games_done)
+               VALUES ('tune of te', $cfg${cfg}$cfg$, 'v3', 6, 2, 'tune',
+                 '{{"params":[{{"name":"skill","start":15.0,"min":0.0,"max":100.0,"c_end":8.0,"r_end":0.05,"origin":null}}],
+                   "schedule":{{"iterations":6,"alpha":0.602,"gamma":0.101,"big_a":0.0}},"theta":[17.5]}}',
+                 4, 2, 4);
+               INSERT INTO xq.batches (run_id, first_pair, pairs, state, worker, token, lease_until)
+                 VALUES (1, 0, 2, 'done', 'old', gen_random_uuid(), now()),
+                        (1, 2, 2, 'claimed', 'gone', gen_random_uuid(), now() - interval '1 hour');"#
+        ),
+    );
+    let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("upgraded the xq-runner schema from version 3 to 4"),
+        "{out}"
+    );
+    assert_eq!(
+        cluster.sql("SELECT tune->>'seed' FROM xq.runs"),
+        "5",
+        "the config's seed"
+    );
+    assert_eq!(
+        cluster.sql("SELECT theta FROM xq.batches WHERE state = 'claimed'"),
+        "{17.5}"
+    );
+    let w = finish(worker(&cluster, "w", &["--concurrency", "2"]));
+    assert_eq!(w.status.code(), Some(0), "{}", text(&w));
+    assert_eq!(
+        cluster.sql("SELECT state, pairs_done FROM xq.runs"),
+        "finished|6"
+    );
+    assert_eq!(
+        cluster
+            .sql("SELECT string_agg(iteration::text, ' ' ORDER BY applied) FROM xq.tune_records"),
+        "3 4 5 6",
+        "the iterations version 3 had not applied, each once"
+    );
+    assert_eq!(status(&cluster, "1")["pairs"], 6);
 }

@@ -1,8 +1,8 @@
-//! One batch of a tune run on a worker: its iterations take theta as it is right after
-//! the claim (their flips, gains and rounded values made as a local tune makes them),
+//! One batch of a tune run on a worker: its iterations take theta as the server took it
+//! at the claim (their flips, gains and rounded values made as a local tune makes them),
 //! their pairs are played on the worker's slots with the local tuner's pair code, the
-//! lease renewed meanwhile; then the results are applied to theta as it is when the
-//! batch commits, in the transaction that stores the records (`TuneRun::decide`).
+//! lease renewed meanwhile; then the two games of each iteration are submitted, and the
+//! server applies them to theta as it is when the batch commits (`schema_v4.sql`).
 //!
 //! A batch counts whole or not at all: a stop, a lost lease or a killed worker drops
 //! it, theta never saw it, and the server hands its pairs out again, with theta as it
@@ -14,7 +14,7 @@ use std::time::Instant;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use super::tune_run::{TuneRun, TuneState};
+use super::tune_run::TuneRun;
 use super::worker::{Link, Stay, Stop, WorkerOptions};
 use crate::game::EndReason;
 use crate::schedule::engines::RunContext;
@@ -98,16 +98,20 @@ pub(super) async fn play_and_submit(
     claim: &Claim,
 ) -> Result<Stay, Stop> {
     let began = Instant::now();
-    // theta at claim time: read once, right after the claim.
+    // theta as the server took it at the claim: the values these iterations play.
     let mut pause = std::time::Duration::from_millis(250);
     let theta = loop {
-        match link.db.tune_state(claim.run).await {
-            Ok(Some(text)) => match TuneState::parse(&text) {
-                Ok(state) => break state.theta,
-                Err(why) => return leave(options, link, claim, &why).await,
-            },
-            Ok(None) => {
-                return leave(options, link, claim, "the run has no tune state").await;
+        match link.db.batch_theta(claim).await {
+            Ok(theta) if theta.len() == tune.gains.len() => break theta,
+            Ok(_) => {
+                return leave(options, link, claim, "theta and the parameters differ").await;
+            }
+            Err(DbError::LeaseLost(why)) => {
+                tracing::warn!("batch {} not played: {why}", claim.batch);
+                return Ok(Stay::On);
+            }
+            Err(DbError::Query(why)) if why.contains("has no theta") => {
+                return leave(options, link, claim, &why).await;
             }
             Err(e) => link.recover("reading theta", e, &mut pause).await?,
         }
@@ -147,16 +151,14 @@ pub(super) async fn play_and_submit(
         Played::Failed(why) => return leave(options, link, claim, &why).await,
     };
     let faults = reasons.iter().filter(|r| r.is_fault()).count() as u64;
+    let games: Vec<String> = played.iter().map(|(_, scores)| games_of(*scores)).collect();
     let busy = began.elapsed();
     pause = std::time::Duration::from_millis(250);
     loop {
         if *link.stop.borrow() {
             return Err(Stop::Signal);
         }
-        let result = link
-            .db
-            .submit_tune_batch(claim, faults, busy, |stored| tune.decide(stored, &played))
-            .await;
+        let result = link.db.submit_tune_batch(claim, &games, faults, busy).await;
         if result.is_ok() {
             crate::stdout::line(format_args!(
                 "run {}, batch {}: iterations {}-{} applied, {} games in {:.1} s",
@@ -186,6 +188,15 @@ pub(super) async fn play_and_submit(
             Err(e) => link.recover("submitting a batch", e, &mut pause).await?,
         }
     }
+}
+
+/// An iteration's two games as the server takes them: the theta+ side's `W`, `D` or
+/// `L` as Red, then as Black (the letters of the tune journal's records).
+fn games_of(scores: [f64; 2]) -> String {
+    scores
+        .iter()
+        .map(|&s| crate::tune::iteration::letter(s))
+        .collect()
 }
 
 /// Gives the batch back and leaves the run for good, saying why (in `status`).

@@ -1,8 +1,8 @@
 //! A tune run on the workers: stored by `submit` with its SPSA state (the parameters as
 //! fitted to the engine's options, the schedule, theta) in the run's row; made ready on a
-//! worker from its stored config and state; each played batch applied to the state as it
-//! is when the batch commits (`decide`, with the local tuner's arithmetic from
-//! `tune/iteration.rs`); shown by `status`; written by `report --db` as the folder a
+//! worker from its stored config and state; each played batch applied to theta by the
+//! server (`schema_v4.sql`, the local tuner's arithmetic operation for operation); shown
+//! by `status`; written by `report --db` as the folder a
 //! local `tune` writes (`tune-run.json`, `tune.jsonl`, `tune.json`, `report.html`).
 
 use std::sync::Arc;
@@ -12,11 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::status::WorkerLine;
 use crate::store::meta::InputFile;
 use crate::store::pg::runs::{NewRun, PairStates, RunRow, RunWorker};
-use crate::store::pg::tune::TuneDecision;
 use crate::store::pg::Db;
 use crate::tune::config::TunePlan;
 use crate::tune::folder::{TuneMeta, TUNE_RUN};
-use crate::tune::iteration::{update, Assignment};
 use crate::tune::journal::{Record, TUNE_JOURNAL};
 use crate::tune::outputs::TuneSummary;
 use crate::tune::params::TuneParam;
@@ -30,6 +28,11 @@ pub struct TuneState {
     pub schedule: Schedule,
     /// theta, in the order of `params`.
     pub theta: Vec<f64>,
+    /// The seed the server draws each iteration's flips and rounding from: the config's,
+    /// the one the workers play from (absent only in a run whose config did not read
+    /// when the database was upgraded, whose batches the server refuses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl TuneState {
@@ -125,6 +128,7 @@ pub async fn new_run(tune: &mut TunePlan, batch_pairs: u32) -> Result<(NewRun, S
         params: tune.params.clone(),
         schedule: tune.schedule,
         theta: tune.params.iter().map(|p| p.start).collect(),
+        seed: Some(tune.plan.seed),
     };
     let engine = &plan.engines[0];
     let bench = engine
@@ -180,36 +184,6 @@ impl TuneRun {
             names: Arc::new(state.names()),
             fixed,
             tune,
-        })
-    }
-
-    /// Applies a played batch (its iterations in order) to the state stored now (the
-    /// server ends the tune after its last iteration).
-    ///
-    /// # Errors
-    /// One line: the stored state is damaged or is another tune's.
-    pub fn decide(
-        &self,
-        stored: &str,
-        played: &[(Assignment, [f64; 2])],
-    ) -> Result<TuneDecision, String> {
-        let mut state = TuneState::parse(stored)?;
-        if state.params.len() != self.gains.len() {
-            return Err("the stored tune state has other parameters".to_owned());
-        }
-        let mut iterations = Vec::with_capacity(played.len());
-        let mut records = Vec::with_capacity(played.len());
-        for (a, scores) in played {
-            let (after, record) = update(a, &self.names, &self.gains, &state.theta, *scores)
-                .map_err(|e| e.to_string())?;
-            state.theta = after;
-            iterations.push(a.k);
-            records.push(serde_json::to_string(&record).map_err(|e| e.to_string())?);
-        }
-        Ok(TuneDecision {
-            iterations,
-            records,
-            state: state.to_json(),
         })
     }
 }
@@ -394,88 +368,4 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
     crate::tune::report::write(dir, &summary, &records, &run.config)
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tune::iteration::assign;
-
-    fn state() -> TuneState {
-        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
-        TuneState {
-            params: vec![TuneParam {
-                name: "X".to_owned(),
-                start: 50.0,
-                min: 0.0,
-                max: 100.0,
-                c_end: 5.0,
-                r_end: 0.01,
-                origin: None,
-            }],
-            schedule,
-            theta: vec![50.0],
-        }
-    }
-
-    /// The check vector of `tune/spsa.rs` (flips and results in, theta out), played
-    /// as batches whose results arrive one by one: the same trajectory to 1e-9.
-    #[test]
-    fn batches_applied_in_turn_follow_the_check_vector() {
-        const FLIPS: [f64; 10] = [1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0];
-        const RESULTS: [i32; 10] = [2, -1, 0, 1, -2, 1, 2, 0, -1, 1];
-        const THETA: [f64; 10] = [
-            50.221155802789,
-            50.314066439230,
-            50.314066439230,
-            50.387334807106,
-            50.253037496978,
-            50.190702397483,
-            50.307548202854,
-            50.307548202854,
-            50.255155971612,
-            50.305155971612,
-        ];
-        let s = state();
-        let gains = s.gains();
-        let run = TuneRun {
-            tune: crate::tune::config::parse(
-                "t.toml",
-                "[time]\ndepth = 1\n[[engine]]\nname = \"e\"\ncommand = [\"/bin/sh\"]\n[tune]\npairs = 10\n[[tune.param]]\nname = \"X\"\nstart = 50\nmin = 0\nmax = 100\nc_end = 5\nr_end = 0.01\n",
-                &[],
-                Vec::new(),
-            )
-            .expect("a tune"),
-            gains: gains.clone(),
-            names: Arc::new(vec!["X".to_owned()]),
-            fixed: [Vec::new(), Vec::new()],
-        };
-        let mut stored = s.to_json();
-        for k in 1..=10u64 {
-            let mut a = assign(1, &s.schedule, &gains, &[50.0], k);
-            // The check vector's flip, whatever the seed drew.
-            a.steps[0] = crate::tune::spsa::Step::new(
-                &gains[0],
-                &s.schedule,
-                k,
-                50.0,
-                FLIPS[k as usize - 1],
-            );
-            let r = RESULTS[k as usize - 1];
-            let scores = [
-                0.5 + 0.5 * f64::from(r.clamp(-1, 1)),
-                0.5 + 0.5 * f64::from(r - r.clamp(-1, 1)),
-            ];
-            let d = run.decide(&stored, &[(a, scores)]).expect("decides");
-            assert_eq!(d.iterations, vec![k]);
-            stored = d.state;
-            let now = TuneState::parse(&stored).expect("state");
-            assert!(
-                (now.theta[0] - THETA[k as usize - 1]).abs() < 1e-9,
-                "k={k}: {} != {}",
-                now.theta[0],
-                THETA[k as usize - 1]
-            );
-        }
-    }
 }

@@ -79,11 +79,6 @@ pub fn apply(
         .zip(theta)
         .map(|((step, g), &t)| step.update(g, t, result))
         .collect();
-    let letter = |s: f64| match s {
-        s if s > 0.75 => 'W',
-        s if s < 0.25 => 'L',
-        _ => 'D',
-    };
     let map_i = |values: &[i64]| -> BTreeMap<String, i64> {
         names.iter().cloned().zip(values.iter().copied()).collect()
     };
@@ -101,6 +96,16 @@ pub fn apply(
         theta: names.iter().cloned().zip(after.iter().copied()).collect(),
     };
     (after, record)
+}
+
+/// A game's score (1, 0.5 or 0) as the journal's letter: `W`, `D` or `L`.
+#[must_use]
+pub fn letter(score: f64) -> char {
+    match score {
+        s if s > 0.75 => 'W',
+        s if s < 0.25 => 'L',
+        _ => 'D',
+    }
 }
 
 /// An update that would leave theta without a number: the iteration is an error (the

@@ -171,7 +171,12 @@ impl IterationRng {
     /// fishtest's worker's stochastic rounding, `floor(value + uniform(0, 1))`: N.p
     /// becomes N + 1 with probability p, so the expected value sent is `value` itself.
     pub fn round(&mut self, value: f64) -> i64 {
-        (value + self.0.next_f64()).floor() as i64
+        (value + self.uniform()).floor() as i64
+    }
+
+    /// A uniform number in `[0, 1)`: what [`IterationRng::round`] adds before flooring.
+    pub fn uniform(&mut self) -> f64 {
+        self.0.next_f64()
     }
 }
 

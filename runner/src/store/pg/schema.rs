@@ -6,7 +6,7 @@ use tokio_postgres::GenericClient;
 use super::{query_error, Db, DbError};
 
 /// The version of the schema this runner reads and writes.
-pub const VERSION: &str = "3";
+pub const VERSION: &str = "4";
 
 /// Version 1, as a new database starts.
 const SCHEMA: &str = include_str!("schema.sql");
@@ -14,6 +14,11 @@ const SCHEMA: &str = include_str!("schema.sql");
 const TO_V2: &str = include_str!("schema_v2.sql");
 /// Version 2 to 3: the server checks the games, counts them and ends the run itself.
 const TO_V3: &str = include_str!("schema_v3.sql");
+/// Version 3 to 4: the server makes a tune's SPSA update itself.
+const TO_V4: &str = include_str!("schema_v4.sql");
+
+/// Every step from nothing to this version: version n is made by the first n steps.
+const STEPS: [&str; 4] = [SCHEMA, TO_V2, TO_V3, TO_V4];
 
 /// What `init` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +59,7 @@ async fn stored_version(client: &impl GenericClient) -> Result<Option<String>, D
 pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
     match stored_version(client).await? {
         Some(v) if v == VERSION => Ok(()),
-        Some(v) if v == "1" || v == "2" => Err(DbError::Schema(format!(
+        Some(v) if v == "1" || v == "2" || v == "3" => Err(DbError::Schema(format!(
             "the database holds xq-runner schema version {v}, this runner speaks version {VERSION}: upgrade it with `xq-runner db init --db URL` (as the role that owns it; its runs keep working)"
         ))),
         Some(v) => Err(DbError::Schema(format!(
@@ -67,7 +72,7 @@ pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
 }
 
 impl Db {
-    /// Creates the schema when there is none, upgrades versions 1 and 2 to this version,
+    /// Creates the schema when there is none, upgrades versions 1 to 3 to this version,
     /// and checks the version otherwise. One transaction, the version read under a lock, so
     /// that two runners starting at once do not both create or upgrade it.
     ///
@@ -83,17 +88,18 @@ impl Db {
             .map_err(q)?;
         let done = match stored_version(&tx).await? {
             None => {
-                for step in [SCHEMA, TO_V2, TO_V3] {
+                for step in STEPS {
                     tx.batch_execute(step).await.map_err(q)?;
                 }
                 Init::Created
             }
-            Some(v) if v == "1" || v == "2" => {
-                let steps: &[&str] = if v == "1" { &[TO_V2, TO_V3] } else { &[TO_V3] };
-                for step in steps {
+            Some(v) if v == "1" || v == "2" || v == "3" => {
+                let from: usize = v.parse().unwrap_or(1);
+                for step in &STEPS[from..] {
                     tx.batch_execute(step).await.map_err(q)?;
                 }
                 judge_older_runs(&tx).await?;
+                seed_older_tunes(&tx).await?;
                 Init::Upgraded { from: v }
             }
             Some(_) => {
@@ -120,13 +126,11 @@ impl Db {
              GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted,
                  over_clock) ON xq.games TO {role};
              GRANT SELECT (id, run_id, first_pair, pairs, state, worker, claims, claimed_at,
-                 lease_until, done_at) ON xq.batches TO {role};
+                 lease_until, done_at, theta) ON xq.batches TO {role};
              GRANT EXECUTE ON FUNCTION xq.claim_batch(bigint, text, integer, double precision),
                  xq.renew_batch(bigint, uuid, double precision), xq.release_batch(bigint, uuid),
                  xq.submit_batch(bigint, uuid, text[], double precision),
-                 xq.begin_tune_submit(bigint, uuid),
-                 xq.submit_tune_batch(bigint, uuid, bigint[], text[], jsonb, bigint,
-                                      double precision),
+                 xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision),
                  xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text)
                  TO {role};"
         );
@@ -172,6 +176,37 @@ async fn judge_older_runs(tx: &tokio_postgres::Transaction<'_>) -> Result<(), Db
                 &judge.gate_min_elo,
                 &judge.fault_limits,
             ],
+        )
+        .await
+        .map_err(q)?;
+    }
+    Ok(())
+}
+
+/// Gives the tune runs of an older version the seed the server now draws their flips
+/// from, the seed of their config (what the workers play from). A run whose config no
+/// longer reads is left without one: its batches are refused, with a message.
+async fn seed_older_tunes(tx: &tokio_postgres::Transaction<'_>) -> Result<(), DbError> {
+    let q = |e: tokio_postgres::Error| query_error(&e);
+    let rows = tx
+        .query(
+            "SELECT id, config FROM xq.runs WHERE kind = 'tune' AND NOT tune ? 'seed'",
+            &[],
+        )
+        .await
+        .map_err(q)?;
+    for row in rows {
+        let (id, config): (i64, String) = (row.get(0), row.get(1));
+        let name = format!("run {id} (stored config)");
+        let Ok(tune) = crate::tune::config::parse(&name, &config, &[], Vec::new()) else {
+            tracing::warn!(
+                "run {id}: its config no longer reads here; its batches will be refused"
+            );
+            continue;
+        };
+        tx.execute(
+            "UPDATE xq.runs SET tune = jsonb_set(tune, '{seed}', $2::text::jsonb) WHERE id = $1",
+            &[&id, &tune.plan.seed.to_string()],
         )
         .await
         .map_err(q)?;

@@ -1,0 +1,214 @@
+-- Version 3 to 4: the server makes a tune run's SPSA update itself. A worker hands in
+-- nothing but the two games of each iteration of its batch (`W`, `D` or `L` of the
+-- theta+ side); the server draws the iteration's flips and rounding from the run's seed
+-- and k, takes theta as it was when the batch was claimed for the values played, and
+-- applies the result to theta as it is now: the same arithmetic as `tune/spsa.rs` and
+-- `tune/iteration.rs`, operation for operation, so a tune on the workers follows the
+-- trajectory a local tune of the same results would. A hostile worker can lie about the
+-- results of the iterations it holds, as it can about a match's games, but can no
+-- longer put theta anywhere it likes.
+
+-- theta when the batch was (last) claimed: the values its iterations play.
+ALTER TABLE xq.batches ADD COLUMN theta double precision[];
+
+-- Set on every claim of a tune run's batch (a new batch, or one handed out again after
+-- its lease ran out: a new token). A trigger rather than a copy of `xq.claim_batch`:
+-- claiming is the same for both kinds of run, only the snapshot is a tune's.
+CREATE FUNCTION xq.snapshot_theta() RETURNS trigger
+LANGUAGE plpgsql SET search_path = xq, pg_temp AS $$
+BEGIN
+    NEW.theta := (SELECT array_agg(t.v::double precision ORDER BY t.i)
+                  FROM xq.runs AS r, jsonb_array_elements(r.tune->'theta') WITH ORDINALITY AS t(v, i)
+                  WHERE r.id = NEW.run_id AND r.kind = 'tune');
+    RETURN NEW;
+END $$;
+CREATE TRIGGER batches_theta BEFORE INSERT OR UPDATE OF token ON xq.batches
+    FOR EACH ROW EXECUTE FUNCTION xq.snapshot_theta();
+UPDATE xq.batches SET token = token WHERE state = 'claimed';
+
+-- SplitMix64 (`xq_core::rng`) on bigint, which holds a u64's 64 bits: additions and
+-- products wrap through numeric, right shifts are logical.
+CREATE FUNCTION xq.u64_wrap(n numeric) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT (CASE WHEN m >= 9223372036854775808 THEN m - 18446744073709551616 ELSE m END)::bigint
+    FROM (SELECT mod(mod(n, 18446744073709551616) + 18446744073709551616,
+                     18446744073709551616) AS m) AS s
+$$;
+
+CREATE FUNCTION xq.u64_value(b bigint) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN b < 0 THEN b::numeric + 18446744073709551616 ELSE b::numeric END
+$$;
+
+CREATE FUNCTION xq.shr(b bigint, s integer) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$ SELECT (b >> s) & ~((-1)::bigint << (64 - s)) $$;
+
+-- One step: the next state and its output (`xq_core::rng::step`).
+CREATE FUNCTION xq.splitmix(INOUT state bigint, OUT output bigint)
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    z bigint;
+BEGIN
+    state := xq.u64_wrap(xq.u64_value(state) + 11400714819323198485);
+    z := state;
+    z := xq.u64_wrap(xq.u64_value(z # xq.shr(z, 30)) * 13787848793156543929);
+    z := xq.u64_wrap(xq.u64_value(z # xq.shr(z, 27)) * 10723151780598845931);
+    output := z # xq.shr(z, 31);
+END $$;
+
+-- The random draws of iteration k (`IterationRng` as `assign` uses it): a flip per
+-- parameter, then the uniform numbers that round each parameter's theta+ value, then
+-- its theta- value.
+CREATE FUNCTION xq.spsa_draws(p_seed numeric, p_k bigint, p_params integer,
+    OUT flips double precision[], OUT uniforms double precision[])
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    s bigint := xq.u64_wrap(p_seed) # xq.u64_wrap(p_k::numeric * 15111065706836454659);
+    x bigint;
+BEGIN
+    SELECT o INTO s FROM xq.splitmix(s) AS m(st, o);
+    flips := '{}';
+    uniforms := '{}';
+    FOR i IN 1 .. p_params LOOP
+        SELECT st, o INTO s, x FROM xq.splitmix(s) AS m(st, o);
+        flips := flips || CASE WHEN xq.shr(x, 63) = 1 THEN 1.0::double precision ELSE -1.0 END;
+    END LOOP;
+    FOR i IN 1 .. 2 * p_params LOOP
+        SELECT st, o INTO s, x FROM xq.splitmix(s) AS m(st, o);
+        uniforms := uniforms || (xq.shr(x, 11)::double precision / 9007199254740992.0);
+    END LOOP;
+END $$;
+
+-- A tune batch's submit: `p_games` holds each iteration's two games from the theta+
+-- side (`WL`: won as Red, lost as Black), in the order of the batch's iterations. The
+-- server writes each iteration's record and moves theta; it ends the tune after its
+-- last iteration. Floats print shortest-exact, so theta reads back bit for bit.
+DROP FUNCTION xq.submit_tune_batch(bigint, uuid, bigint[], text[], jsonb, bigint, double precision);
+DROP FUNCTION xq.begin_tune_submit(bigint, uuid);
+CREATE FUNCTION xq.submit_tune_batch(p_batch bigint, p_token uuid, p_games text[],
+    p_faults bigint, p_busy_s double precision)
+RETURNS TABLE (state text, status text, exit_code integer)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp SET extra_float_digits = 1 AS $$
+DECLARE
+    b xq.batches%ROWTYPE;
+    r xq.runs%ROWTYPE;
+    params jsonb;
+    n integer;
+    big_n double precision;
+    alpha double precision;
+    gamma double precision;
+    big_a double precision;
+    lo double precision[];
+    hi double precision[];
+    c double precision[];
+    a double precision[];
+    names text[];
+    theta double precision[];
+    k bigint;
+    draws record;
+    result integer;
+    c_k double precision;
+    r_k double precision;
+    plus jsonb;
+    minus jsonb;
+    flip jsonb;
+    ended boolean;
+BEGIN
+    b := xq.held_batch(p_batch, p_token);
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id;
+    IF r.kind <> 'tune' OR r.tune IS NULL THEN
+        PERFORM xq.refuse_games(p_batch, format('run %s is not a tune', r.id));
+    END IF;
+    IF r.tune->'seed' IS NULL OR b.theta IS NULL THEN
+        PERFORM xq.refuse_games(p_batch, format('run %s has no seed or theta to play from', r.id));
+    END IF;
+    IF p_games IS NULL OR cardinality(p_games) <> b.pairs
+       OR EXISTS (SELECT 1 FROM unnest(p_games) AS g WHERE g IS NULL OR g !~ '^[WDL]{2}$') THEN
+        PERFORM xq.refuse_games(p_batch, format(
+            'the batch''s %s iterations need two games each, W, D or L (as "WL")', b.pairs));
+    END IF;
+    params := r.tune->'params';
+    n := jsonb_array_length(params);
+    big_n := (r.tune->'schedule'->>'iterations')::double precision;
+    alpha := (r.tune->'schedule'->>'alpha')::double precision;
+    gamma := (r.tune->'schedule'->>'gamma')::double precision;
+    big_a := (r.tune->'schedule'->>'big_a')::double precision;
+    SELECT array_agg(p->>'name' ORDER BY i), array_agg((p->>'min')::double precision ORDER BY i),
+           array_agg((p->>'max')::double precision ORDER BY i),
+           -- Gains::new: c = c_end * N^gamma, a = r_end * c_end * c_end * (A + N)^alpha.
+           array_agg((p->>'c_end')::double precision * power(big_n, gamma) ORDER BY i),
+           array_agg((p->>'r_end')::double precision * (p->>'c_end')::double precision
+                     * (p->>'c_end')::double precision * power(big_a + big_n, alpha) ORDER BY i)
+        INTO names, lo, hi, c, a
+        FROM jsonb_array_elements(params) WITH ORDINALITY AS q(p, i);
+    SELECT array_agg(t.v::double precision ORDER BY t.i) INTO theta
+        FROM jsonb_array_elements(r.tune->'theta') WITH ORDINALITY AS t(v, i);
+    IF cardinality(theta) <> n OR cardinality(b.theta) <> n THEN
+        PERFORM xq.refuse_games(p_batch, format('run %s: theta and the parameters differ', r.id));
+    END IF;
+    FOR i IN 1 .. b.pairs LOOP
+        k := b.first_pair + i;
+        SELECT * INTO draws FROM xq.spsa_draws((r.tune->>'seed')::numeric, k, n);
+        result := (SELECT sum(CASE g WHEN 'W' THEN 1 WHEN 'L' THEN -1 ELSE 0 END)
+                   FROM regexp_split_to_table(p_games[i], '') AS g);
+        plus := '{}';
+        minus := '{}';
+        flip := '{}';
+        FOR j IN 1 .. n LOOP
+            -- Step::new at the snapshot, the values rounded as the worker rounds them.
+            c_k := c[j] / power(k::double precision, gamma);
+            r_k := a[j] / power(big_a + k, alpha) / (c_k * c_k);
+            plus := plus || jsonb_build_object(names[j], floor(greatest(lo[j], least(hi[j],
+                b.theta[j] + c_k * draws.flips[j])) + draws.uniforms[j])::bigint);
+            minus := minus || jsonb_build_object(names[j], floor(greatest(lo[j], least(hi[j],
+                b.theta[j] - c_k * draws.flips[j])) + draws.uniforms[n + j])::bigint);
+            flip := flip || jsonb_build_object(names[j], draws.flips[j]::integer);
+            -- Step::update at theta as it is now.
+            theta[j] := greatest(lo[j], least(hi[j],
+                theta[j] + r_k * c_k * result::double precision * draws.flips[j]));
+        END LOOP;
+        INSERT INTO xq.tune_records (run_id, iteration, applied, batch_id, record)
+            VALUES (b.run_id, k, r.pairs_done + i, b.id, jsonb_build_object(
+                'iteration', k, 'plus', plus, 'minus', minus, 'flip', flip,
+                'games', to_jsonb(regexp_split_to_array(p_games[i], '')), 'result', result,
+                'theta', (SELECT jsonb_object_agg(names[j], theta[j]) FROM generate_series(1, n) AS j)
+            )::text);
+    END LOOP;
+    UPDATE xq.batches SET state = 'done', done_at = now() WHERE id = p_batch;
+    ended := r.pairs_done + b.pairs >= r.total_pairs;
+    UPDATE xq.runs AS u SET tune = jsonb_set(u.tune, '{theta}', to_jsonb(theta)),
+            pairs_done = u.pairs_done + b.pairs, games_done = u.games_done + 2 * b.pairs,
+            state = CASE WHEN ended THEN 'finished' ELSE u.state END,
+            status = CASE WHEN ended THEN 'finished' ELSE u.status END,
+            exit_code = CASE WHEN ended THEN 0 ELSE u.exit_code END,
+            ended_at = CASE WHEN ended THEN now() ELSE u.ended_at END
+        WHERE u.id = b.run_id;
+    IF ended THEN
+        PERFORM pg_notify('xq_runs', b.run_id::text);
+    END IF;
+    INSERT INTO xq.run_workers AS w (run_id, worker, batches, games, faults, busy_s)
+        VALUES (b.run_id, b.worker, 1, 2 * b.pairs, least(greatest(p_faults, 0), 2 * b.pairs),
+                least(greatest(coalesce(p_busy_s, 0), 0),
+                      extract(epoch from now() - b.claimed_at)::double precision))
+        ON CONFLICT (run_id, worker) DO UPDATE SET batches = w.batches + 1,
+            games = w.games + excluded.games, faults = w.faults + excluded.faults,
+            busy_s = w.busy_s + excluded.busy_s, last_at = now();
+    RETURN QUERY SELECT u.state, u.status, u.exit_code FROM xq.runs AS u WHERE u.id = b.run_id;
+END $$;
+
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA xq FROM PUBLIC;
+
+-- The worker roles of version 3 get what version 4 gives (`db init --worker-role`).
+DO $$
+DECLARE
+    grantee_role text;
+BEGIN
+    FOR grantee_role IN SELECT DISTINCT grantee FROM information_schema.role_routine_grants
+                WHERE routine_schema = 'xq' AND routine_name = 'claim_batch'
+                  AND grantee <> current_user LOOP
+        EXECUTE format('GRANT SELECT (theta) ON xq.batches TO %I', grantee_role);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision) TO %I', grantee_role);
+    END LOOP;
+END $$;
+
+UPDATE xq.meta SET value = '4' WHERE key = 'schema_version';
