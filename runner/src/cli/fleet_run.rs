@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::exit;
 use crate::config::Loaded;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
+use crate::fleet::uploads::UploadPolicy;
 use crate::fleet::worker::{work, WorkerOptions};
 use crate::schedule::folder;
 use crate::store::pg::{resolve, Db};
@@ -19,7 +20,10 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
         eprintln!("error: {e}");
         return exit::USAGE;
     }
-    let (new, target) = match (new_run(loaded, DEFAULT_BATCH_PAIRS), resolve(Some(db))) {
+    let (new, target) = match (
+        new_run(loaded, DEFAULT_BATCH_PAIRS, UploadPolicy::default()),
+        resolve(Some(db)),
+    ) {
         (Ok(new), Ok(target)) => (new, target),
         (Err(e), _) => {
             eprintln!("error: {e}");
@@ -61,6 +65,8 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
             wait: false,
             batch_pairs: None,
             poll: Duration::from_millis(500),
+            // This machine has the files at the paths of the config.
+            cache: None,
         };
         let worked = work(options).await;
         let run = match db.run(id).await {

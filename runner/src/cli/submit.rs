@@ -10,6 +10,7 @@ use clap::Args;
 use super::exit;
 use crate::config::load;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
+use crate::fleet::uploads::{megabytes, parse_size, UploadPolicy};
 use crate::store::pg::schema::Init;
 use crate::store::pg::Db;
 
@@ -35,14 +36,45 @@ pub struct SubmitArgs {
     /// store nothing, connect to no database.
     #[arg(long)]
     pub dry_run: bool,
+    /// Store no file with the run: every worker has the engines and the opening file at
+    /// the paths the config names.
+    #[arg(long)]
+    pub no_upload: bool,
+    /// The largest file the run may carry (bytes, or with KB, MB, GB).
+    #[arg(long, value_name = "SIZE", default_value = "256MB", value_parser = parse_size)]
+    pub max_artifact: u64,
+}
+
+impl SubmitArgs {
+    /// What the run carries.
+    #[must_use]
+    pub fn uploads(&self) -> UploadPolicy {
+        UploadPolicy {
+            enabled: !self.no_upload,
+            max_size: self.max_artifact,
+        }
+    }
 }
 
 /// What `--dry-run` says of a run it would store.
 pub(crate) fn describe(new: &crate::store::pg::runs::NewRun, unit: &str) -> String {
     format!(
-        "would submit: {}, {} {unit}, {} pairs a batch at first; the config is valid (nothing stored)",
-        new.title, new.total_pairs, new.batch_pairs
+        "would submit: {}, {} {unit}, {} pairs a batch at first, {}; the config is valid (nothing stored)",
+        new.title,
+        new.total_pairs,
+        new.batch_pairs,
+        carried(new)
     )
+}
+
+/// The files a run carries, for people: `3 files, 12.3 MB`.
+pub(crate) fn carried(new: &crate::store::pg::runs::NewRun) -> String {
+    let bytes: u64 = new.uploads.iter().map(|u| u.file.identity.size).sum();
+    match new.uploads.len() {
+        0 => "no files carried (the workers have them)".to_owned(),
+        1 => format!("1 file carried, {}", megabytes(bytes)),
+        n => format!("{n} files carried, {}", megabytes(bytes)),
+    }
 }
 
 /// Stores the run and returns its id, creating the schema at first use.
@@ -90,7 +122,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let new = match new_run(&loaded, args.batch_pairs) {
+    let new = match new_run(&loaded, args.batch_pairs, args.uploads()) {
         Ok(new) => new,
         Err(e) => {
             eprintln!("error: {e}");
@@ -116,8 +148,10 @@ pub fn run(args: &SubmitArgs) -> u8 {
         match store(&mut db, &new).await {
             Ok(id) => {
                 eprintln!(
-                    "submitted run {id}: {}, {} pairs",
-                    new.title, new.total_pairs
+                    "submitted run {id}: {}, {} pairs, {}",
+                    new.title,
+                    new.total_pairs,
+                    carried(&new)
                 );
                 crate::stdout::line(id);
                 exit::OK

@@ -21,7 +21,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
         let Some(runtime) = super::async_runtime() else {
             return exit::ABORTED;
         };
-        return match runtime.block_on(new_run(&mut tune, args.batch_pairs)) {
+        return match runtime.block_on(new_run(&mut tune, args.batch_pairs, args.uploads())) {
             Ok((new, _)) => {
                 crate::stdout::line(describe(&new, "iterations of one pair"));
                 exit::OK
@@ -38,7 +38,7 @@ pub fn run(args: &SubmitArgs) -> u8 {
     };
     runtime.block_on(async {
         let stored = async {
-            let (new, state) = new_run(&mut tune, args.batch_pairs).await?;
+            let (new, state) = new_run(&mut tune, args.batch_pairs, args.uploads()).await?;
             let mut db = Db::connect(&target).await.map_err(|e| e.to_string())?;
             init(&mut db).await?;
             let id = db

@@ -1,12 +1,15 @@
 //! `xq-runner worker --db URL [--concurrency N] [--name NAME] [--run ID] [--lease D]
-//! [--wait]`: plays batches of open runs until none is left (with `--wait`: until
-//! SIGTERM or Ctrl-C).
+//! [--wait] [--cache DIR]`: plays batches of open runs until none is left (with `--wait`:
+//! until SIGTERM or Ctrl-C), with the engines and files a run carries fetched into its
+//! cache.
 
 use std::time::Duration;
 
 use clap::Args;
 
 use super::exit;
+use crate::fleet::cache::Cache;
+use crate::fleet::uploads::parse_size;
 use crate::fleet::worker::{work, WorkerOptions};
 use crate::game::parse_duration;
 use crate::store::pg::resolve;
@@ -35,6 +38,14 @@ pub struct WorkerArgs {
     /// Pairs asked for per batch (default: the run's).
     #[arg(long)]
     pub batch_pairs: Option<u64>,
+    /// Where the engines and files that runs carry are kept (default: under the
+    /// user's cache folder, ~/.cache/xq-runner/artifacts).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<std::path::PathBuf>,
+    /// The cache's size cap; the files used least recently go first (bytes, or with
+    /// KB, MB, GB).
+    #[arg(long, value_name = "SIZE", default_value = "4GB", value_parser = parse_size)]
+    pub cache_size: u64,
 }
 
 /// The machine's name, for a worker's default name.
@@ -101,6 +112,10 @@ pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
         wait: args.wait,
         batch_pairs: args.batch_pairs,
         poll: (lease / 4).clamp(Duration::from_millis(100), Duration::from_secs(5)),
+        cache: Some(Cache {
+            root: args.cache.clone().unwrap_or_else(Cache::default_root),
+            max_size: args.cache_size,
+        }),
     })
 }
 

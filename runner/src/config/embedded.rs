@@ -53,7 +53,7 @@ pub fn quick() -> String {
 
 /// `$XDG_CACHE_HOME/xq-runner`, else `~/.cache/xq-runner`, else one in the temporary
 /// folder.
-fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     let home_cache = || std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache"));
     std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())

@@ -14,6 +14,7 @@ mod validate;
 use std::fmt;
 use std::path::Path;
 
+pub(crate) use embedded::cache_dir;
 pub use fault_kind::FaultKind;
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
 pub use pgn::{MoveFormat, PgnExtras};
@@ -22,6 +23,7 @@ pub use plan::{
     TournamentKind, MAX_ENGINES, MAX_PAIRINGS,
 };
 pub use raw::RawConfig;
+use validate::Files;
 
 /// The embedded default run (`configs/quick.toml`), used when no config is given (its
 /// paths are then found from wherever the runner runs: `embedded.rs`).
@@ -100,6 +102,24 @@ pub fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded, Confi
 /// # Errors
 /// As [`load`].
 pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, ConfigError> {
+    parse_with(name, text, overrides, Files::OnDisk)
+}
+
+/// Reads the config of a stored run on any machine (`status`, `verify`): as [`parse`],
+/// but its programs and files are taken as written, not looked for here.
+///
+/// # Errors
+/// As [`load`].
+pub fn parse_stored(name: &str, text: &str) -> Result<Loaded, ConfigError> {
+    parse_with(name, text, &[], Files::AsWritten)
+}
+
+fn parse_with(
+    name: &str,
+    text: &str,
+    overrides: &[Override],
+    files: Files,
+) -> Result<Loaded, ConfigError> {
     // One line per error: TOML's messages sometimes run over two.
     let error = |line, key: Option<String>, message: String| ConfigError {
         file: name.to_owned(),
@@ -141,7 +161,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
         applied.push((path, o.label.as_str()));
     }
     let default_dir = format!("out/{}", default_dir_name(name));
-    let plan = validate::validate(&raw, &default_dir).map_err(|p| {
+    let plan = validate::validate(&raw, &default_dir, files).map_err(|p| {
         let flag = blame(&p.key, &applied, applier.added_engines());
         let path: Vec<&str> = p.key.split('.').collect();
         let line = if flag.is_some() {

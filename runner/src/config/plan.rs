@@ -90,6 +90,13 @@ pub struct EnginePlan {
     pub bench: Option<u64>,
     /// A new process for every game, instead of one reused across games.
     pub restart: bool,
+    /// The program's file as found (`None` for a name found on `PATH` only when run).
+    pub program: PathBuf,
+    /// The files it needs beside it: where each goes in the engine's folder (as the
+    /// config names it) and where it is here.
+    pub files: Vec<(String, PathBuf)>,
+    /// Whether `submit` stores the program and its files with the run.
+    pub upload: bool,
 }
 
 /// Where openings come from.

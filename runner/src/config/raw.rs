@@ -174,4 +174,11 @@ pub struct RawEngine {
     pub bench: Option<u64>,
     /// Start the engine afresh for every game (fastchess's `restart=on`).
     pub restart: Option<bool>,
+    /// Files the engine needs beside its program (a network, a book), relative to the
+    /// engine's `dir`, else to the program's folder; the engine then runs in that folder.
+    #[serde(default)]
+    pub files: Vec<String>,
+    /// Whether `submit` stores the program and its files with the run (default true);
+    /// false for an engine installed at the same path on every worker.
+    pub upload: Option<bool>,
 }

@@ -16,6 +16,7 @@
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
+pub mod cache;
 mod match_batches;
 mod pool;
 pub mod prepare;
@@ -24,5 +25,6 @@ pub mod status;
 pub mod submit;
 pub mod tune_batch;
 pub mod tune_run;
+pub mod uploads;
 pub mod verify;
 pub mod worker;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::tune_run::TuneRun;
 use crate::client::bench_signature;
-use crate::config::{parse, Loaded};
+use crate::config::{parse, Loaded, Override};
 use crate::schedule::engines::RunContext;
 use crate::schedule::tournament::load_openings;
 use crate::store::meta::InputFile;
@@ -26,15 +26,20 @@ pub struct Prepared {
     pub tune: Option<Arc<TuneRun>>,
 }
 
-/// Makes a stored run ready to be played on `concurrency` slots, or says why this worker
-/// cannot play it.
+/// Makes a stored run ready to be played on `concurrency` slots, its config pointed at
+/// the files it carries by `overrides` (see `cache.rs`), or says why this worker cannot
+/// play it.
 ///
 /// # Errors
 /// The reason, one line: the config no longer validates here, the opening file is
 /// missing or differs, an engine's bench signature differs.
-pub async fn prepare(run: &RunRow, concurrency: usize) -> Result<Prepared, String> {
+pub async fn prepare(
+    run: &RunRow,
+    concurrency: usize,
+    overrides: &[String],
+) -> Result<Prepared, String> {
     let (loaded, tune) = if run.is_tune() {
-        let tune = TuneRun::of(run)?;
+        let tune = TuneRun::of(run, overrides)?;
         let loaded = Loaded {
             plan: tune.tune.plan.clone(),
             hash: run.config_hash.clone(),
@@ -42,8 +47,13 @@ pub async fn prepare(run: &RunRow, concurrency: usize) -> Result<Prepared, Strin
         };
         (loaded, Some(Arc::new(tune)))
     } else {
-        let loaded = parse(&format!("run {} (stored config)", run.id), &run.config, &[])
-            .map_err(|e| e.to_string())?;
+        let overrides: Vec<Override> = overrides.iter().map(|o| Override::set(o)).collect();
+        let loaded = parse(
+            &format!("run {} (stored config)", run.id),
+            &run.config,
+            &overrides,
+        )
+        .map_err(|e| e.to_string())?;
         (loaded, None)
     };
     let plan = &loaded.plan;

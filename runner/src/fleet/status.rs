@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::config::{parse, Plan};
+use crate::config::{parse_stored, Plan};
 use crate::output::printable::printable;
 use crate::schedule::tournament::report_text;
 use crate::stats::{Estimate, StatsReport, Verdict};
@@ -55,9 +55,10 @@ pub struct WorkerLine {
     pub refused: Option<String>,
 }
 
-/// The plan of a stored run: its config as this build reads it.
+/// The plan of a stored run: its config as this build reads it, on any machine (its
+/// engines need not be here).
 pub fn plan_of(run: &RunRow) -> Result<Plan, String> {
-    parse(&format!("run {} (stored config)", run.id), &run.config, &[])
+    parse_stored(&format!("run {} (stored config)", run.id), &run.config)
         .map(|l| l.plan)
         .map_err(|e| e.to_string())
 }

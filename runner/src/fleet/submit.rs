@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::uploads::{uploads, UploadPolicy};
 use crate::config::{Loaded, TournamentKind};
 use crate::schedule::folder::openings_input;
 use crate::schedule::tournament::load_openings;
@@ -18,8 +19,8 @@ pub const DEFAULT_BATCH_PAIRS: u32 = 4;
 /// The run to store for a loaded config.
 ///
 /// # Errors
-/// One line: a bad opening file.
-pub fn new_run(loaded: &Loaded, batch_pairs: u32) -> Result<NewRun, String> {
+/// One line: a bad opening file, a file that cannot be stored.
+pub fn new_run(loaded: &Loaded, batch_pairs: u32, policy: UploadPolicy) -> Result<NewRun, String> {
     let plan = &loaded.plan;
     load_openings(plan).map_err(|e| e.to_string())?;
     let openings = openings_input(loaded).map_err(|e| e.to_string())?;
@@ -42,5 +43,10 @@ pub fn new_run(loaded: &Loaded, batch_pairs: u32) -> Result<NewRun, String> {
         total_pairs: plan.pairs * plan.pairings.len() as u64,
         batch_pairs: batch_pairs.max(1),
         judge: Some(RunJudge::of(plan)),
+        uploads: uploads(
+            plan.engines.iter().enumerate(),
+            plan.openings.as_ref().map(|o| o.path.as_path()),
+            policy,
+        )?,
     })
 }

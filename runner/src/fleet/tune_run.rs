@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::status::WorkerLine;
+use super::uploads::{uploads, UploadPolicy};
 use crate::store::meta::InputFile;
 use crate::store::pg::runs::{NewRun, PairStates, RunRow, RunWorker};
 use crate::store::pg::Db;
@@ -106,7 +107,11 @@ fn config_hash(text: &str) -> String {
 ///
 /// # Errors
 /// One line naming the problem (file:line of the parameter where there is one).
-pub async fn new_run(tune: &mut TunePlan, batch_pairs: u32) -> Result<(NewRun, String), String> {
+pub async fn new_run(
+    tune: &mut TunePlan,
+    batch_pairs: u32,
+    policy: UploadPolicy,
+) -> Result<(NewRun, String), String> {
     let plan = &tune.plan;
     crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     let announced = crate::tune::options::announced(&plan.engines[0], plan.timeouts).await?;
@@ -145,6 +150,12 @@ pub async fn new_run(tune: &mut TunePlan, batch_pairs: u32) -> Result<(NewRun, S
         total_pairs: tune.schedule.iterations,
         batch_pairs: batch_pairs.max(1),
         judge: None,
+        // Both sides play the one [[engine]] of the config.
+        uploads: uploads(
+            [(0, engine)],
+            plan.openings.as_ref().map(|o| o.path.as_path()),
+            policy,
+        )?,
     };
     Ok((run, state.to_json()))
 }
@@ -160,16 +171,17 @@ pub struct TuneRun {
 }
 
 impl TuneRun {
-    /// The tune of a stored run, with the parameters and schedule of its state.
+    /// The tune of a stored run, with the parameters and schedule of its state, its
+    /// config changed by `overrides` (where the files it carries are on this worker).
     ///
     /// # Errors
     /// One line: the stored config no longer validates here, or the state is damaged.
-    pub fn of(run: &RunRow) -> Result<TuneRun, String> {
+    pub fn of(run: &RunRow, overrides: &[String]) -> Result<TuneRun, String> {
         let state = TuneState::of(run)?;
         let mut tune = crate::tune::config::parse(
             &format!("run {} (stored config)", run.id),
             &run.config,
-            &[],
+            overrides,
             Vec::new(),
         )
         .map_err(|e| e.to_string())?;
@@ -300,7 +312,7 @@ impl TuneStatus {
 /// # Errors
 /// One line: not a tune, a folder holding something else, a file that cannot be written.
 pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Result<(), String> {
-    let tune = TuneRun::of(run)?;
+    let tune = TuneRun::of(run, &[])?;
     let state = TuneState::of(run)?;
     match std::fs::read_to_string(dir.join(TUNE_RUN)) {
         Ok(text) => {

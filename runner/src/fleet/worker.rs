@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use super::cache::{fetch_run, Cache, Ready};
 use super::pool;
 use super::prepare::{prepare, Prepared};
 use crate::exit;
@@ -39,6 +40,9 @@ pub struct WorkerOptions {
     pub batch_pairs: Option<u64>,
     /// Pause between looks for work when there is none.
     pub poll: Duration,
+    /// Where the files runs carry are kept (`None`: play from the config's paths, as
+    /// the machine that submitted the run can).
+    pub cache: Option<Cache>,
 }
 
 /// The longest pause between two tries at a database that went away.
@@ -231,7 +235,33 @@ async fn work_loop(
                 continue;
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = assignments.entry(run.id) {
-                match prepare(run, options.concurrency).await {
+                let ready = match &options.cache {
+                    Some(cache) => retry!(link, "fetching the run's files", |db| fetch_run(
+                        db, cache, run
+                    ))?,
+                    None => Ok(Ready::default()),
+                };
+                let ready = match ready {
+                    Ok(ready) => ready,
+                    Err(why) => {
+                        eprintln!("refusing run {}: {why}", run.id);
+                        retry!(link, "refusing a run", |db| db.refuse(
+                            run.id,
+                            &options.name,
+                            &why
+                        ))?;
+                        refused.insert(run.id);
+                        continue;
+                    }
+                };
+                for (name, bytes) in &ready.fetched {
+                    crate::stdout::line(format_args!(
+                        "run {}: fetched {name} ({})",
+                        run.id,
+                        super::uploads::megabytes(*bytes)
+                    ));
+                }
+                match prepare(run, options.concurrency, &ready.overrides).await {
                     Ok(prepared) => {
                         slot.insert(Assignment {
                             prepared,

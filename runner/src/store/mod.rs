@@ -15,6 +15,7 @@
 //! | `tracker.rs` | the counts of a run (pairs, games, reasons, faults, ratings) |
 //! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
 
+pub mod artifact;
 pub mod belongs;
 pub mod ending;
 pub mod finished;

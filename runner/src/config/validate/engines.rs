@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::choice::choice;
-use super::{defaults, problem, time};
+use super::{defaults, problem, time, Files};
 use crate::client::{Coordinates, EngineSpec};
 use crate::config::plan::{EnginePlan, Problem, TournamentKind};
 use crate::config::raw::RawEngine;
@@ -15,11 +15,12 @@ pub(super) fn engines(
     kind: TournamentKind,
     raw: &[RawEngine],
     global: Option<TimeControl>,
+    files: Files,
 ) -> Result<Vec<EnginePlan>, Problem> {
     let engines = raw
         .iter()
         .enumerate()
-        .map(|(i, e)| engine(i, e, global))
+        .map(|(i, e)| engine(i, e, global, files))
         .collect::<Result<Vec<_>, _>>()?;
     let needed = if kind == TournamentKind::Match {
         "exactly 2"
@@ -50,30 +51,64 @@ pub(super) fn engines(
     Ok(engines)
 }
 
-/// Finds the program of a command: a path (relative to the working directory) must
-/// exist, a bare name must be on PATH.
-fn check_program(key: &str, program: &str, dir: Option<&Path>) -> Result<(), Problem> {
+/// Finds the program of a command: a path (relative to the engine's directory, else to
+/// the working directory) must exist, a bare name must be on PATH. Returns the file.
+fn find_program(key: &str, program: &str, dir: Option<&Path>) -> Result<PathBuf, Problem> {
     let candidate = Path::new(program);
-    let exists = if program.contains('/') {
+    let found = if program.contains('/') {
         match dir {
-            Some(dir) if candidate.is_relative() => {
-                dir.join(candidate).is_file() || candidate.is_file()
+            Some(dir) if candidate.is_relative() && dir.join(candidate).is_file() => {
+                Some(dir.join(candidate))
             }
-            _ => candidate.is_file(),
+            _ => Some(candidate.to_path_buf()).filter(|c| c.is_file()),
         }
     } else {
-        std::env::var_os("PATH")
-            .map(|paths| std::env::split_paths(&paths).any(|p| p.join(program).is_file()))
-            .unwrap_or(false)
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|p| p.join(program))
+                .find(|p| p.is_file())
+        })
     };
-    if exists {
-        Ok(())
-    } else {
-        Err(problem(
+    found.ok_or_else(|| {
+        problem(
             key,
             format!("engine program `{program}` not found (build it, or fix the path)"),
-        ))
-    }
+        )
+    })
+}
+
+/// The files an engine needs beside its program: each a relative path inside `base`
+/// (no `..`), present there.
+fn beside_files(
+    key: &str,
+    names: &[String],
+    base: &Path,
+) -> Result<Vec<(String, PathBuf)>, Problem> {
+    names
+        .iter()
+        .map(|name| {
+            let path = Path::new(name);
+            let inside = !name.is_empty()
+                && path.is_relative()
+                && path
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside {
+                return Err(problem(
+                    key,
+                    format!("`{name}`: a file beside the program is named by a relative path inside its folder"),
+                ));
+            }
+            let here = base.join(path);
+            if !here.is_file() {
+                return Err(problem(
+                    key,
+                    format!("`{name}` not found in {}", base.display()),
+                ));
+            }
+            Ok((name.clone(), here))
+        })
+        .collect()
 }
 
 /// Refuses a text with a line break or another control character: options and names
@@ -96,10 +131,60 @@ fn option_text(value: &toml::Value) -> String {
     }
 }
 
+/// Where an engine's program and files are on this machine.
+struct Placed {
+    program: PathBuf,
+    command: Vec<String>,
+    dir: Option<PathBuf>,
+    files: Vec<(String, PathBuf)>,
+}
+
+/// Finds the program and the files beside it. With files, the engine runs in its
+/// program's folder unless it has a `dir`, as it will on a worker, where the program
+/// and its files are placed together.
+fn placed(
+    index: usize,
+    program: &str,
+    command: &[String],
+    dir: Option<PathBuf>,
+    names: &[String],
+) -> Result<Placed, Problem> {
+    let key = |field: &str| format!("engine.{index}.{field}");
+    if let Some(d) = &dir {
+        if !d.is_dir() {
+            return Err(problem(
+                key("dir"),
+                format!("working directory `{}` does not exist", d.display()),
+            ));
+        }
+    }
+    let program_file = find_program(&key("command"), program, dir.as_deref())?;
+    let mut placed = Placed {
+        program: program_file,
+        command: command.to_vec(),
+        dir,
+        files: Vec::new(),
+    };
+    if names.is_empty() {
+        return Ok(placed);
+    }
+    let absolute = std::path::absolute(&placed.program)
+        .map_err(|e| problem(key("command"), format!("{}: {e}", placed.program.display())))?;
+    let folder = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
+    let base = placed.dir.clone().unwrap_or_else(|| folder.clone());
+    placed.files = beside_files(&key("files"), names, &base)?;
+    if placed.dir.is_none() {
+        placed.command[0] = absolute.display().to_string();
+        placed.dir = Some(folder);
+    }
+    Ok(placed)
+}
+
 fn engine(
     index: usize,
     raw: &RawEngine,
     global: Option<TimeControl>,
+    on_disk: Files,
 ) -> Result<EnginePlan, Problem> {
     let key = |field: &str| format!("engine.{index}.{field}");
     let command = raw.command.clone().unwrap_or_default();
@@ -110,15 +195,24 @@ fn engine(
         ));
     };
     let dir = raw.dir.as_ref().map(PathBuf::from);
-    if let Some(d) = &dir {
-        if !d.is_dir() {
-            return Err(problem(
-                key("dir"),
-                format!("working directory `{}` does not exist", d.display()),
-            ));
-        }
-    }
-    check_program(&key("command"), program, dir.as_deref())?;
+    let Placed {
+        program: program_file,
+        command,
+        dir,
+        files,
+    } = match on_disk {
+        Files::OnDisk => placed(index, program, &command, dir, &raw.files)?,
+        Files::AsWritten => Placed {
+            program: PathBuf::from(program),
+            files: raw
+                .files
+                .iter()
+                .map(|n| (n.clone(), PathBuf::from(n)))
+                .collect(),
+            command: command.clone(),
+            dir,
+        },
+    };
     let protocol = match raw.protocol.as_deref() {
         None => defaults::PROTOCOL,
         Some(p) => p.parse().map_err(|e: String| problem(key("protocol"), e))?,
@@ -187,5 +281,8 @@ fn engine(
         time_control,
         bench: raw.bench,
         restart: raw.restart.unwrap_or(defaults::RESTART),
+        program: program_file,
+        files,
+        upload: raw.upload.unwrap_or(true),
     })
 }

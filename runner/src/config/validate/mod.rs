@@ -36,20 +36,30 @@ fn duration(key: &str, value: Option<&String>, default: Duration) -> Result<Dura
     }
 }
 
+/// Whether a config's files are looked for on this machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Files {
+    /// A config about to be played here: its programs and files must be here.
+    OnDisk,
+    /// A stored run read elsewhere (`status`, `verify` on any machine): the paths are
+    /// taken as written.
+    AsWritten,
+}
+
 /// Validates a raw config. `default_dir` names the output folder when the config has none.
 ///
 /// # Errors
 /// The first [`Problem`] found.
-pub fn validate(raw: &RawConfig, default_dir: &str) -> Result<Plan, Problem> {
+pub fn validate(raw: &RawConfig, default_dir: &str, files: Files) -> Result<Plan, Problem> {
     let kind = tournament::kind(&raw.tournament)?;
     // Cheap checks first: a list of 10,000 engines is refused before any is looked at.
     tournament::size(kind, raw.engines.len())?;
     let global_time = time::control("time", &raw.time)?;
-    let engines = engines::engines(kind, &raw.engines, global_time)?;
+    let engines = engines::engines(kind, &raw.engines, global_time, files)?;
     let pairings = kind.pairings(engines.len());
     let sprt = sprt::sprt(kind, raw.sprt.as_ref())?;
     let schedule = tournament::schedule(&raw.tournament, sprt.is_some())?;
-    let openings = openings::openings(raw.openings.as_ref(), schedule.seed)?;
+    let openings = openings::openings(raw.openings.as_ref(), schedule.seed, files)?;
     let rules = rules::rules(&raw.rules)?;
     let time_margin = time::margin(&raw.time)?;
     let margin_mode = time::margin_mode(&raw.time)?;

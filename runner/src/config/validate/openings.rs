@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::choice::choice;
-use super::{defaults, problem};
+use super::{defaults, problem, Files};
 use crate::config::plan::{OpeningsPlan, Problem};
 use crate::config::raw::RawOpenings;
 use crate::openings::{BookFormat, Order};
@@ -13,6 +13,7 @@ use crate::openings::{BookFormat, Order};
 pub(super) fn openings(
     raw: Option<&RawOpenings>,
     seed: u64,
+    files: Files,
 ) -> Result<Option<OpeningsPlan>, Problem> {
     let Some(o) = raw else {
         return Ok(None);
@@ -22,7 +23,7 @@ pub(super) fn openings(
         .as_ref()
         .ok_or_else(|| problem("openings.file", "missing: the opening file"))?;
     let path = PathBuf::from(file);
-    if !path.is_file() {
+    if files == Files::OnDisk && !path.is_file() {
         let why = if path.exists() {
             "is not a regular file"
         } else {

@@ -9,6 +9,7 @@
 //! the run's row lock, so every batch's games and their count commit together or not at
 //! all, and no worker can set a count or a verdict.
 
+pub mod artifacts;
 pub mod batches;
 pub mod connect;
 pub mod runs;

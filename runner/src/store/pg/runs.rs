@@ -68,6 +68,8 @@ pub struct NewRun {
     pub batch_pairs: u32,
     /// How the server judges it (a match run; `None` for a tune).
     pub judge: Option<RunJudge>,
+    /// The files stored with it (the engines' programs and files, the opening file).
+    pub uploads: Vec<super::artifacts::Upload>,
 }
 
 /// A stored run.
@@ -180,7 +182,7 @@ impl Db {
     ///
     /// # Errors
     /// [`DbError::Query`].
-    pub async fn submit(&self, run: &NewRun) -> Result<i64, DbError> {
+    pub async fn submit(&mut self, run: &NewRun) -> Result<i64, DbError> {
         self.insert_run(run, "match", None).await
     }
 
@@ -188,20 +190,22 @@ impl Db {
     ///
     /// # Errors
     /// [`DbError::Query`].
-    pub async fn submit_tune(&self, run: &NewRun, state: &str) -> Result<i64, DbError> {
+    pub async fn submit_tune(&mut self, run: &NewRun, state: &str) -> Result<i64, DbError> {
         self.insert_run(run, "tune", Some(state)).await
     }
 
     async fn insert_run(
-        &self,
+        &mut self,
         run: &NewRun,
         kind: &str,
         tune: Option<&str>,
     ) -> Result<i64, DbError> {
         let bench = serde_json::to_string(&run.bench).unwrap_or_else(|_| "{}".to_owned());
         let judge = run.judge.as_ref();
-        let row = self
-            .client()
+        let q = |e: tokio_postgres::Error| query_error(&e);
+        // The run and its files together, or neither.
+        let tx = self.client.transaction().await.map_err(q)?;
+        let row = tx
             .query_one(
                 "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
                      total_pairs, batch_pairs, kind, tune, engines, pairings, sprt,
@@ -226,13 +230,14 @@ impl Db {
                 ],
             )
             .await
-            .map_err(|e| query_error(&e))?;
+            .map_err(q)?;
         let id: i64 = row.get(0);
-        // Workers that wait for new runs look at once.
-        self.client()
-            .execute("SELECT pg_notify('xq_runs', $1::text)", &[&id.to_string()])
+        super::artifacts::store(&tx, id, &run.uploads).await?;
+        // Workers that wait for new runs look at once (when the transaction commits).
+        tx.execute("SELECT pg_notify('xq_runs', $1::text)", &[&id.to_string()])
             .await
-            .map_err(|e| query_error(&e))?;
+            .map_err(q)?;
+        tx.commit().await.map_err(q)?;
         Ok(id)
     }
 

@@ -122,7 +122,7 @@ impl Db {
         let grants = format!(
             "GRANT USAGE ON SCHEMA xq TO {role};
              GRANT SELECT ON xq.meta, xq.runs, xq.workers, xq.run_workers,
-                 xq.tune_records TO {role};
+                 xq.tune_records, xq.artifacts, xq.artifact_chunks, xq.run_files TO {role};
              GRANT SELECT (run_id, pair, game, batch_id, red, black, result, reason, faulted,
                  over_clock) ON xq.games TO {role};
              GRANT SELECT (id, run_id, first_pair, pairs, state, worker, claims, claimed_at,

@@ -196,6 +196,36 @@ BEGIN
     RETURN QUERY SELECT u.state, u.status, u.exit_code FROM xq.runs AS u WHERE u.id = b.run_id;
 END $$;
 
+-- Artifacts: the programs, the files beside them and the opening files that runs carry,
+-- stored once by SHA-256 however many runs use them, in chunks of at most 1 MiB so that
+-- a 100 MB engine with its net is written and read a piece at a time. Only the owner
+-- writes them (at submit); the worker role reads them and nothing more.
+CREATE TABLE xq.artifacts (
+    sha256 text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+    size bigint NOT NULL CHECK (size >= 0),
+    -- `x86_64-linux` for an ELF program, NULL for what any platform can use.
+    platform text,
+    stored_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE xq.artifact_chunks (
+    sha256 text NOT NULL REFERENCES xq.artifacts ON DELETE CASCADE,
+    seq integer NOT NULL CHECK (seq >= 0),
+    data bytea NOT NULL,
+    PRIMARY KEY (sha256, seq)
+);
+-- What a run carries: each engine's program and files (by the index of its [[engine]]
+-- table; `name` is where the file goes in the engine's folder), and its opening file
+-- (engine NULL).
+CREATE TABLE xq.run_files (
+    run_id bigint NOT NULL REFERENCES xq.runs ON DELETE CASCADE,
+    engine integer,
+    role text NOT NULL CHECK (role IN ('program', 'file', 'openings')),
+    name text NOT NULL,
+    sha256 text NOT NULL REFERENCES xq.artifacts,
+    CHECK ((engine IS NULL) = (role = 'openings'))
+);
+CREATE UNIQUE INDEX run_files_place ON xq.run_files (run_id, coalesce(engine, -1), name);
+
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA xq FROM PUBLIC;
 
 -- The worker roles of version 3 get what version 4 gives (`db init --worker-role`).
@@ -207,6 +237,7 @@ BEGIN
                 WHERE routine_schema = 'xq' AND routine_name = 'claim_batch'
                   AND grantee <> current_user LOOP
         EXECUTE format('GRANT SELECT (theta) ON xq.batches TO %I', grantee_role);
+        EXECUTE format('GRANT SELECT ON xq.artifacts, xq.artifact_chunks, xq.run_files TO %I', grantee_role);
         EXECUTE format('GRANT EXECUTE ON FUNCTION xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision) TO %I', grantee_role);
     END LOOP;
 END $$;
