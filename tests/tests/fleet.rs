@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::Duration;
 
-use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
+use common::fleet::{
+    finish, fleet, games, local_games, reported_games, status, submit, text, wait_until, worker,
+};
 use common::pg::Cluster;
-use common::{journal, mainlines, match_config, path, runner, runner_with_env, scratch, timeless};
+use common::{journal, mainlines, match_config, path, runner, runner_with_env, scratch};
 use serde_json::Value;
 
 /// A match of two instant fault engines at depth 1 (deterministic, varied games), both
@@ -24,57 +26,6 @@ fn fault_config(dir: &Path, pairs: u32, engine_args: &str, extra: &str) -> PathB
 /// Slow engines: the same games, each move 5 ms later, so a run is still going when a
 /// test interferes.
 const SLOW: &str = r#", "--fault", "sleep", "--sleep-ms", "5""#;
-
-/// The parts of a game that do not depend on who played it or how fast.
-fn games(entries: Vec<Value>) -> Vec<(u64, u64, String, String, String)> {
-    timeless(entries)
-        .into_iter()
-        .map(|e| {
-            let s = |k: &str| e[k].as_str().unwrap_or_default().to_owned();
-            (
-                e["pair"].as_u64().unwrap_or(u64::MAX),
-                e["game"].as_u64().unwrap_or(u64::MAX),
-                s("moves"),
-                s("result"),
-                s("reason"),
-            )
-        })
-        .collect()
-}
-
-/// The games of a local run of `config` (into its own folder).
-fn local_games(config: &Path, dir: &Path) -> Vec<(u64, u64, String, String, String)> {
-    let (code, out, err) = runner(&["run", path(config), "--out", path(dir)]);
-    assert_eq!(code, 0, "{out}{err}");
-    games(journal(dir))
-}
-
-/// The run's games through `report --db`, and the folder it wrote.
-fn reported_games(
-    cluster: &Cluster,
-    id: &str,
-    dir: &Path,
-) -> Vec<(u64, u64, String, String, String)> {
-    let (code, out, err) = runner(&[
-        "report",
-        id,
-        "--db",
-        &cluster.url("xq_owner"),
-        "--out",
-        path(dir),
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    for file in [
-        "games.jsonl",
-        "games.pgn",
-        "summary.json",
-        "summary.md",
-        "report.html",
-    ] {
-        assert!(dir.join(file).is_file(), "report wrote {file}");
-    }
-    games(journal(dir))
-}
 
 fn games_stored(cluster: &Cluster) -> u64 {
     cluster

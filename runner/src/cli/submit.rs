@@ -10,7 +10,7 @@ use clap::Args;
 use super::exit;
 use crate::config::load;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
-use crate::fleet::uploads::{megabytes, parse_size, UploadPolicy};
+use crate::fleet::uploads::{parse_size, size_text, UploadPolicy};
 use crate::store::pg::schema::Init;
 use crate::store::pg::Db;
 
@@ -72,8 +72,8 @@ pub(crate) fn carried(new: &crate::store::pg::runs::NewRun) -> String {
     let bytes: u64 = new.uploads.iter().map(|u| u.file.identity.size).sum();
     match new.uploads.len() {
         0 => "no files carried (the workers have them)".to_owned(),
-        1 => format!("1 file carried, {}", megabytes(bytes)),
-        n => format!("{n} files carried, {}", megabytes(bytes)),
+        1 => format!("1 file carried, {}", size_text(bytes)),
+        n => format!("{n} files carried, {}", size_text(bytes)),
     }
 }
 

@@ -94,8 +94,8 @@ fn upload(
         return Err(format!(
             "{}: {} is over the largest file a run may carry, {} (--max-artifact)",
             path.display(),
-            megabytes(size),
-            megabytes(policy.max_size)
+            size_text(size),
+            size_text(policy.max_size)
         ));
     }
     let identity = identify(path)?;
@@ -119,10 +119,14 @@ fn upload(
     })
 }
 
-/// A size for people: `12.3 MB`.
+/// A size for people: `512 bytes`, `3.0 KB`, `12.3 MB`.
 #[must_use]
-pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_048_576.0)
+pub fn size_text(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
+    }
 }
 
 /// A size as the command line takes it: bytes, or with `KB`, `MB` or `GB` (powers of 1024).

@@ -258,7 +258,7 @@ async fn work_loop(
                     crate::stdout::line(format_args!(
                         "run {}: fetched {name} ({})",
                         run.id,
-                        super::uploads::megabytes(*bytes)
+                        super::uploads::size_text(*bytes)
                     ));
                 }
                 match prepare(run, options.concurrency, &ready.overrides).await {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::pg::Cluster;
-use super::{bin, path, runner};
+use super::{bin, journal, path, runner, timeless};
 
 /// A cluster with the schema made by its owner role and the worker role granted.
 pub fn fleet() -> Cluster {
@@ -75,4 +75,55 @@ pub fn wait_until(what: &str, mut probe: impl FnMut() -> bool) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The parts of a game that do not depend on who played it or how fast.
+pub fn games(entries: Vec<Value>) -> Vec<(u64, u64, String, String, String)> {
+    timeless(entries)
+        .into_iter()
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap_or_default().to_owned();
+            (
+                e["pair"].as_u64().unwrap_or(u64::MAX),
+                e["game"].as_u64().unwrap_or(u64::MAX),
+                s("moves"),
+                s("result"),
+                s("reason"),
+            )
+        })
+        .collect()
+}
+
+/// The games of a local run of `config` (into its own folder).
+pub fn local_games(config: &Path, dir: &Path) -> Vec<(u64, u64, String, String, String)> {
+    let (code, out, err) = runner(&["run", path(config), "--out", path(dir)]);
+    assert_eq!(code, 0, "{out}{err}");
+    games(journal(dir))
+}
+
+/// The run's games through `report --db`, and the folder it wrote.
+pub fn reported_games(
+    cluster: &Cluster,
+    id: &str,
+    dir: &Path,
+) -> Vec<(u64, u64, String, String, String)> {
+    let (code, out, err) = runner(&[
+        "report",
+        id,
+        "--db",
+        &cluster.url("xq_owner"),
+        "--out",
+        path(dir),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    for file in [
+        "games.jsonl",
+        "games.pgn",
+        "summary.json",
+        "summary.md",
+        "report.html",
+    ] {
+        assert!(dir.join(file).is_file(), "report wrote {file}");
+    }
+    games(journal(dir))
 }

@@ -1,0 +1,313 @@
+//! Builds that travel with the run, against a real PostgreSQL server started for each
+//! test: a worker with an empty cache, in an empty folder, plays a run whose engine, the
+//! file beside it and the opening file were deleted after `submit`, and its games are a
+//! local run's; the same build is not downloaded twice, and two workers sharing a cache
+//! keep one copy; a file changed in the database or built for another platform is
+//! refused before anything runs; the worker role cannot write artifacts; bad files are
+//! refused at submit with one line.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use common::fleet::{finish, fleet, local_games, reported_games, status, submit, text};
+use common::pg::Cluster;
+use common::{bin, fault_engine, mainlines, path, runner, scratch};
+
+/// What a user submits: a build folder with the engine, a net beside it and the book,
+/// and a config naming them. Returns the config.
+fn build(dir: &Path, pairs: u32) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let build = dir.join("build");
+    std::fs::create_dir_all(&build).expect("build folder");
+    let engine = build.join("fault-engine");
+    std::fs::copy(fault_engine(), &engine).expect("copy the engine");
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::write(build.join("eval.nnue"), vec![7u8; 3000]).expect("a net");
+    std::fs::copy(mainlines(), build.join("book.epd")).expect("copy the book");
+    let text = format!(
+        r#"[tournament]
+pairs = {pairs}
+concurrency = 2
+seed = 3
+
+[time]
+depth = 1
+
+[openings]
+file = "{book}"
+order = "random"
+
+[output]
+dir = "{out}"
+
+[[engine]]
+name = "a"
+command = ["{engine}"]
+files = ["eval.nnue"]
+
+[[engine]]
+name = "b"
+command = ["{engine}"]
+files = ["eval.nnue"]
+"#,
+        book = build.join("book.epd").display(),
+        out = dir.join("out").display(),
+        engine = engine.display(),
+    );
+    let config = dir.join("run.toml");
+    std::fs::write(&config, text).expect("config");
+    config
+}
+
+/// A worker as the worker role, in `cwd`, with its own cache.
+fn worker_in(cluster: &Cluster, name: &str, cwd: &Path, cache: &Path, run: &str) -> Child {
+    Command::new(bin("xq-runner"))
+        .args(["worker", "--db", &cluster.url("xq_worker"), "--name", name])
+        .args(["--concurrency", "2", "--run", run, "--cache", path(cache)])
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a worker")
+}
+
+fn fetched(output: &str) -> usize {
+    output.lines().filter(|l| l.contains(": fetched ")).count()
+}
+
+/// The files in a folder, without the hidden ones.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_worker_with_an_empty_cache_plays_a_run_whose_files_are_gone() {
+    let dir = scratch("fleet-artifacts");
+    let config = build(dir.path(), 6);
+    let expected = local_games(&config, &dir.path().join("local"));
+    let cluster = fleet();
+    let first = submit(&cluster, &config, &["--batch-pairs", "1"]);
+    let second = submit(&cluster, &config, &[]);
+    let third = submit(&cluster, &config, &["--batch-pairs", "1"]);
+    assert_eq!(
+        cluster.sql("SELECT count(*) FROM xq.artifacts"),
+        "3",
+        "the engine, its net and the book, stored once for three runs"
+    );
+    std::fs::remove_dir_all(dir.path().join("build")).expect("the build is gone");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("an empty folder");
+
+    let cache = dir.path().join("cache");
+    let out = finish(worker_in(&cluster, "w", &empty, &cache, &first));
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert_eq!(fetched(&said), 3, "each file once: {said}");
+    assert_eq!(
+        reported_games(&cluster, &first, &dir.path().join("report")),
+        expected,
+        "the games of a local run, game for game"
+    );
+    // The engine ran from a folder of its own, its net beside it.
+    let places: Vec<PathBuf> = std::fs::read_dir(cache.join("places"))
+        .expect("places")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| listing(p).contains(&"fault-engine".to_owned()))
+        .collect();
+    assert_eq!(places.len(), 1, "one folder for both engines: {places:?}");
+    assert_eq!(listing(&places[0]), ["eval.nnue", "fault-engine"]);
+    // status and verify read the run on a machine without its files.
+    assert_eq!(status(&cluster, &first)["games"], 12);
+    let (code, out_v, err_v) = runner(&["verify", &first, "--db", &cluster.url("xq_owner")]);
+    assert_eq!(code, 0, "{out_v}{err_v}");
+
+    // The same build again: nothing downloaded.
+    let out = finish(worker_in(&cluster, "w", &empty, &cache, &second));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(fetched(&text(&out)), 0, "{}", text(&out));
+    assert_eq!(status(&cluster, &second)["state"], "finished");
+
+    // Two workers filling one empty cache at once: one copy, both play.
+    let shared = dir.path().join("shared");
+    let both: Vec<Child> = ["x", "y"]
+        .iter()
+        .map(|n| worker_in(&cluster, n, &empty, &shared, &third))
+        .collect();
+    for w in both {
+        let out = finish(w);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    assert_eq!(status(&cluster, &third)["games"], 12);
+    let blobs = listing(&shared.join("blobs"));
+    assert_eq!(
+        blobs.len(),
+        3,
+        "one copy of each file, no part left: {blobs:?}"
+    );
+}
+
+#[test]
+fn a_stored_file_changed_or_of_another_platform_is_refused_before_anything_runs() {
+    let dir = scratch("fleet-artifacts-tampered");
+    let config = build(dir.path(), 2);
+    let cluster = fleet();
+    let id = submit(&cluster, &config, &[]);
+    let program =
+        cluster.sql("SELECT sha256 FROM xq.run_files WHERE role = 'program' AND engine = 0");
+    // The database's owner changes one byte of the engine.
+    let flip = |sql_byte: &str| {
+        cluster.sql(&format!(
+            "UPDATE xq.artifact_chunks SET data = set_byte(data, 100, {sql_byte})
+             WHERE sha256 = '{program}' AND seq = 0"
+        ))
+    };
+    let original = cluster.sql(&format!(
+        "SELECT get_byte(data, 100) FROM xq.artifact_chunks WHERE sha256 = '{program}' AND seq = 0"
+    ));
+    flip(&format!("({original} + 1) % 256"));
+    let cache = dir.path().join("cache");
+    let out = finish(worker_in(&cluster, "w1", dir.path(), &cache, &id));
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    let state = status(&cluster, &id);
+    assert_eq!(state["games"], 0, "nothing of the run was played");
+    let refused = state["workers"][0]["refused"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        refused.contains("fault-engine: the stored file is not the one the run names")
+            && refused.contains(&program),
+        "{refused}"
+    );
+    assert!(
+        !listing(&cache.join("blobs")).contains(&program),
+        "never kept"
+    );
+    assert!(
+        listing(&cache.join("blobs"))
+            .iter()
+            .all(|b| !b.contains("part")),
+        "no part left"
+    );
+
+    // Mended, but marked for another platform: refused again, in one line.
+    flip(&original);
+    cluster.sql(&format!(
+        "UPDATE xq.artifacts SET platform = 'aarch64-linux' WHERE sha256 = '{program}'"
+    ));
+    let out = finish(worker_in(&cluster, "w2", dir.path(), &cache, &id));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "fault-engine is a program for aarch64-linux, and this worker is x86_64-linux"
+        ),
+        "{}",
+        text(&out)
+    );
+    // As it was: a new worker plays the run.
+    cluster.sql(&format!(
+        "UPDATE xq.artifacts SET platform = 'x86_64-linux' WHERE sha256 = '{program}'"
+    ));
+    let out = finish(worker_in(&cluster, "w3", dir.path(), &cache, &id));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(status(&cluster, &id)["games"], 4);
+}
+
+#[test]
+fn the_worker_role_can_read_artifacts_and_nothing_more() {
+    let dir = scratch("fleet-artifacts-role");
+    let config = build(dir.path(), 1);
+    let cluster = fleet();
+    submit(&cluster, &config, &[]);
+    let sha = cluster.sql("SELECT min(sha256) FROM xq.artifacts");
+    assert_eq!(
+        cluster.sql_as("xq_worker", "xq", "SELECT count(*) FROM xq.artifact_chunks"),
+        cluster.sql("SELECT count(*) FROM xq.artifact_chunks"),
+        "it reads them"
+    );
+    for attack in [
+        format!("INSERT INTO xq.artifacts (sha256, size) VALUES ('{}', 1)", "0".repeat(64)),
+        format!("UPDATE xq.artifact_chunks SET data = '\\x00' WHERE sha256 = '{sha}'"),
+        format!("DELETE FROM xq.artifact_chunks WHERE sha256 = '{sha}'"),
+        format!("UPDATE xq.artifacts SET platform = NULL WHERE sha256 = '{sha}'"),
+        "DELETE FROM xq.run_files".to_owned(),
+        "INSERT INTO xq.run_files (run_id, role, name, sha256) SELECT 1, 'openings', 'x', min(sha256) FROM xq.artifacts".to_owned(),
+    ] {
+        let out = cluster.psql("xq_worker", "xq", &attack);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success() && err.contains("permission denied"), "{attack}: {err}");
+    }
+}
+
+#[test]
+fn bad_files_are_refused_at_submit_with_one_line() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = scratch("fleet-artifacts-bad");
+    let config = build(dir.path(), 1);
+    let cluster = fleet();
+    let url = cluster.url("xq_owner");
+    let cfg = path(&config);
+    // An ELF program for another machine.
+    let foreign = dir.path().join("build/arm-engine");
+    let mut header = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
+    header.resize(18, 0);
+    header.extend_from_slice(&[0xb7, 0]);
+    header.resize(64, 0);
+    std::fs::write(&foreign, header).expect("write");
+    std::fs::set_permissions(&foreign, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let foreign_set = format!("engine.a.command=[\"{}\"]", foreign.display());
+    let folder_set = format!("engine.a.command=[\"{}\"]", dir.path().display());
+    for (args, says) in [
+        (
+            vec!["--max-artifact", "1KB"],
+            "is over the largest file a run may carry, 1.0 KB (--max-artifact)",
+        ),
+        (
+            vec!["--set", &foreign_set],
+            "a program for aarch64-linux, and this machine is x86_64-linux",
+        ),
+        (
+            vec!["--set", "engine.a.files=[\"missing.nnue\"]"],
+            "engine.0.files: `missing.nnue` not found in",
+        ),
+        (
+            vec!["--set", "engine.a.files=[\"../eval.nnue\"]"],
+            "a relative path inside its folder",
+        ),
+        (vec!["--set", &folder_set], "not found"),
+    ] {
+        let mut all = vec!["submit", cfg, "--db", &url];
+        all.extend(args.iter().copied());
+        let (code, out, err) = runner(&all);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
+    }
+    assert_eq!(
+        cluster.sql("SELECT count(*) FROM xq.runs"),
+        "0",
+        "nothing stored"
+    );
+    assert_eq!(cluster.sql("SELECT count(*) FROM xq.artifacts"), "0");
+    // Engines installed on every worker: nothing carried.
+    let (code, out, err) = runner(&["submit", cfg, "--db", &url, "--no-upload"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("no files carried (the workers have them)"),
+        "{err}"
+    );
+    assert_eq!(cluster.sql("SELECT count(*) FROM xq.run_files"), "0");
+}
