@@ -4,7 +4,8 @@
 //! local run's; the same build is not downloaded twice, and two workers sharing a cache
 //! keep one copy; a file changed in the database or built for another platform is
 //! refused before anything runs; the worker role cannot write artifacts; bad files are
-//! refused at submit with one line.
+//! refused at submit with one line; a bench that varies between two runs at once is
+//! refused, and each worker's bench speed shows in `status`.
 
 mod common;
 
@@ -310,4 +311,53 @@ fn bad_files_are_refused_at_submit_with_one_line() {
         "{err}"
     );
     assert_eq!(cluster.sql("SELECT count(*) FROM xq.run_files"), "0");
+}
+
+#[test]
+fn a_build_whose_bench_varies_is_refused_and_speeds_show_in_status() {
+    let dir = scratch("fleet-artifacts-bench");
+    let config = build(dir.path(), 1);
+    let engine = dir.path().join("build/fault-engine");
+    let cluster = fleet();
+    let steady = submit(
+        &cluster,
+        &config,
+        &[
+            "--set",
+            "engine.a.bench=4242",
+            "--set",
+            "engine.b.bench=4242",
+        ],
+    );
+    let varies = format!(
+        "engine.a.command=[\"{}\", \"--bench-nodes\", \"varies\"]",
+        engine.display()
+    );
+    let unsteady = submit(
+        &cluster,
+        &config,
+        &["--set", &varies, "--set", "engine.a.bench=1"],
+    );
+    let cache = dir.path().join("cache");
+    let out = finish(worker_in(&cluster, "w", dir.path(), &cache, &steady));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let state = status(&cluster, &steady);
+    assert_eq!(state["workers"][0]["bench_nps"]["a"], 42420, "{state}");
+    let (code, out_text, err) = runner(&["status", "--db", &cluster.url("xq_owner"), &steady]);
+    assert_eq!(code, 0, "{out_text}{err}");
+    assert!(
+        out_text.contains("a bench 0.04 Mnodes/s, b bench 0.04 Mnodes/s"),
+        "{out_text}"
+    );
+
+    let out = finish(worker_in(&cluster, "w", dir.path(), &cache, &unsteady));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let state = status(&cluster, &unsteady);
+    assert_eq!(state["games"], 0);
+    let refused = state["workers"][0]["refused"].as_str().unwrap_or_default();
+    assert!(
+        refused.contains("engine a: non-deterministic bench:")
+            && refused.contains("in two runs at once"),
+        "{refused}"
+    );
 }

@@ -8,12 +8,20 @@ use std::time::Duration;
 
 use super::spec::EngineSpec;
 
-/// Runs the engine's bench and reads its node count.
+/// What a bench printed: its node count (the signature) and, when it says, its speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bench {
+    pub nodes: u64,
+    /// Nodes per second, from `<N> nodes <M> nps` (or `... <M> nodes/s`).
+    pub nps: Option<u64>,
+}
+
+/// Runs the engine's bench and reads its node count and speed.
 ///
 /// # Errors
 /// One line: the program did not start, did not finish within `timeout`, failed, or
 /// printed no `<N> nodes` line.
-pub async fn bench_signature(spec: &EngineSpec, timeout: Duration) -> Result<u64, String> {
+pub async fn bench_signature(spec: &EngineSpec, timeout: Duration) -> Result<Bench, String> {
     let (program, args) = spec
         .command
         .split_first()
@@ -52,9 +60,16 @@ pub async fn bench_signature(spec: &EngineSpec, timeout: Duration) -> Result<u64
     text.lines()
         .rev()
         .find_map(|line| {
-            let mut words = line.split_whitespace();
-            let n = words.next()?.parse::<u64>().ok()?;
-            (words.next() == Some("nodes")).then_some(n)
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let nodes = words.first()?.parse::<u64>().ok()?;
+            if words.get(1) != Some(&"nodes") {
+                return None;
+            }
+            let nps = match (words.get(2), words.get(3)) {
+                (Some(n), Some(&("nps" | "nodes/s"))) => n.parse().ok(),
+                _ => None,
+            };
+            Some(Bench { nodes, nps })
         })
         .ok_or_else(|| {
             format!(

@@ -1,7 +1,9 @@
 //! A stored run made ready to play here: its config read with the same validation as a
 //! local run, its opening file checked against the fingerprint taken at submit, and, when
-//! the config gives them, every engine's bench signature checked (fishtest's check for a
-//! wrong build). A run that fails these is refused by this worker, visibly in `status`.
+//! the config gives them, every engine's bench run twice at once and its signature
+//! checked (fishtest's check for a wrong build, OpenBench's for a non-deterministic one),
+//! its speed kept for `status`. A run that fails these is refused by this worker,
+//! visibly in `status`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +26,9 @@ pub struct Prepared {
     pub context: Arc<RunContext>,
     /// A tune run's own settings (`None` for a match).
     pub tune: Option<Arc<TuneRun>>,
+    /// Each benched engine's speed here, nodes per second (two benches at once, so a
+    /// machine's speed with every core busy, as in play).
+    pub bench_nps: Vec<(String, u64)>,
 }
 
 /// Makes a stored run ready to be played on `concurrency` slots, its config pointed at
@@ -68,16 +73,32 @@ pub async fn prepare(
             ));
         }
     }
+    let mut speeds = Vec::new();
     for engine in &plan.engines {
         let Some(&expected) = run.bench.get(&engine.spec.name) else {
             continue;
         };
-        let here = bench_signature(&engine.spec, BENCH_TIMEOUT).await?;
-        if here != expected {
+        // Two at once, as OpenBench does: a build whose count depends on timing or on
+        // what runs beside it would make the games of this machine another build's.
+        let (one, two) = tokio::join!(
+            bench_signature(&engine.spec, BENCH_TIMEOUT),
+            bench_signature(&engine.spec, BENCH_TIMEOUT)
+        );
+        let (one, two) = (one?, two?);
+        if one.nodes != two.nodes {
             return Err(format!(
-                "engine {}: bench signature {here} here, the run expects {expected} (a different build)",
-                engine.spec.name
+                "engine {}: non-deterministic bench: {} and {} nodes in two runs at once",
+                engine.spec.name, one.nodes, two.nodes
             ));
+        }
+        if one.nodes != expected {
+            return Err(format!(
+                "engine {}: bench signature {} here, the run expects {expected} (a different build)",
+                engine.spec.name, one.nodes
+            ));
+        }
+        if let (Some(a), Some(b)) = (one.nps, two.nps) {
+            speeds.push((engine.spec.name.clone(), (a + b) / 2));
         }
     }
     let openings = load_openings(plan).map_err(|e| e.to_string())?;
@@ -89,5 +110,6 @@ pub async fn prepare(
         loaded,
         context,
         tune,
+        bench_nps: speeds,
     })
 }

@@ -53,6 +53,8 @@ pub struct WorkerLine {
     pub games_per_s: f64,
     pub last_seen_s_ago: Option<f64>,
     pub refused: Option<String>,
+    /// Its bench speed by engine, nodes per second.
+    pub bench_nps: std::collections::BTreeMap<String, u64>,
 }
 
 /// The plan of a stored run: its config as this build reads it, on any machine (its
@@ -180,6 +182,7 @@ pub fn worker_lines(workers: &[RunWorker]) -> Vec<WorkerLine> {
             },
             last_seen_s_ago: w.seen_s_ago,
             refused: w.refused.clone(),
+            bench_nps: w.bench_nps.clone(),
         })
         .collect()
 }
@@ -205,6 +208,14 @@ pub fn workers_text(workers: &[WorkerLine], out: &mut String) {
         );
         if w.faults > 0 {
             let _ = write!(out, ", {} games ended by an engine fault", w.faults);
+        }
+        for (engine, nps) in &w.bench_nps {
+            let _ = write!(
+                out,
+                ", {} bench {:.2} Mnodes/s",
+                printable(engine),
+                *nps as f64 / 1e6
+            );
         }
         if let Some(why) = &w.refused {
             let _ = write!(out, ", REFUSED the run: {}", printable(why));

@@ -263,6 +263,13 @@ async fn work_loop(
                 }
                 match prepare(run, options.concurrency, &ready.overrides).await {
                     Ok(prepared) => {
+                        if !prepared.bench_nps.is_empty() {
+                            retry!(link, "reporting the bench", |db| db.report_bench(
+                                run.id,
+                                &options.name,
+                                &prepared.bench_nps
+                            ))?;
+                        }
                         slot.insert(Assignment {
                             prepared,
                             slots: Vec::new(),

@@ -78,6 +78,8 @@ struct Config {
     sleep: Duration,
     megabytes: usize,
     tag: String,
+    /// What `bench` prints as its node count.
+    bench_nodes: Option<String>,
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -88,6 +90,7 @@ fn parse_args() -> Result<Config, String> {
         sleep: Duration::ZERO,
         megabytes: 300,
         tag: String::new(),
+        bench_nodes: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -101,6 +104,18 @@ fn parse_args() -> Result<Config, String> {
                     Duration::from_millis(value()?.parse().map_err(|_| "bad --sleep-ms")?)
             }
             "--tag" => config.tag = value()?,
+            "--bench-nodes" => config.bench_nodes = Some(value()?),
+            // `<command> bench`: the node count of a fixed benchmark, as xq-engine prints
+            // it; `--bench-nodes varies` gives another count in every process.
+            "bench" => {
+                let nodes = match config.bench_nodes.as_deref() {
+                    Some("varies") => 1000 + u64::from(std::process::id()),
+                    Some(n) => n.parse().map_err(|_| "bad --bench-nodes")?,
+                    None => 4242,
+                };
+                println!("{nodes} nodes {} nps", nodes * 10);
+                std::process::exit(0);
+            }
             "--mb" => config.megabytes = value()?.parse().map_err(|_| "bad --mb")?,
             "--fault" => {
                 config.fault = match value()?.as_str() {

@@ -163,6 +163,8 @@ pub struct RunWorker {
     /// Seconds since the worker was last heard of.
     pub seen_s_ago: Option<f64>,
     pub refused: Option<String>,
+    /// Its bench speed by engine, nodes per second.
+    pub bench_nps: BTreeMap<String, u64>,
 }
 
 /// How the pairs of a run stand.
@@ -328,6 +330,28 @@ impl Db {
         })
     }
 
+    /// Records this worker's bench speed on a run (`xq.report_bench`).
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn report_bench(
+        &self,
+        run: i64,
+        worker: &str,
+        nps: &[(String, u64)],
+    ) -> Result<(), DbError> {
+        let map: BTreeMap<&str, u64> = nps.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        let json = serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_owned());
+        self.client()
+            .execute(
+                "SELECT xq.report_bench($1, $2, $3::text::jsonb)",
+                &[&run, &worker, &json],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(())
+    }
+
     /// The workers of a run, by name.
     ///
     /// # Errors
@@ -337,7 +361,7 @@ impl Db {
             .client()
             .query(
                 "SELECT w.worker, w.batches, w.games, w.faults, w.busy_s,
-                        extract(epoch from now() - k.last_seen)::float8, w.refused
+                        extract(epoch from now() - k.last_seen)::float8, w.refused, w.bench::text
                  FROM xq.run_workers w LEFT JOIN xq.workers k ON k.name = w.worker
                  WHERE w.run_id = $1 ORDER BY w.worker",
                 &[&id],
@@ -354,6 +378,10 @@ impl Db {
                 busy_s: r.get(4),
                 seen_s_ago: r.get(5),
                 refused: r.get(6),
+                bench_nps: r
+                    .get::<_, Option<String>>(7)
+                    .and_then(|text| serde_json::from_str(&text).ok())
+                    .unwrap_or_default(),
             })
             .collect())
     }

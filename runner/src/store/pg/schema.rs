@@ -131,6 +131,7 @@ impl Db {
                  xq.renew_batch(bigint, uuid, double precision), xq.release_batch(bigint, uuid),
                  xq.submit_batch(bigint, uuid, text[], double precision),
                  xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision),
+                 xq.report_bench(bigint, text, jsonb),
                  xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text)
                  TO {role};"
         );

@@ -226,6 +226,28 @@ CREATE TABLE xq.run_files (
 );
 CREATE UNIQUE INDEX run_files_place ON xq.run_files (run_id, coalesce(engine, -1), name);
 
+-- Each worker's bench speed on a run (nodes per second by engine), so that a slow
+-- machine in a test at a time control shows in `status`.
+ALTER TABLE xq.run_workers ADD COLUMN bench jsonb;
+
+CREATE FUNCTION xq.report_bench(p_run bigint, p_worker text, p_bench jsonb) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
+BEGIN
+    IF length(p_worker) NOT BETWEEN 1 AND 100 OR jsonb_typeof(p_bench) <> 'object'
+       OR (SELECT count(*) FROM jsonb_each(p_bench)) > 64
+       OR EXISTS (SELECT 1 FROM jsonb_each(p_bench) AS e(k, v)
+                  WHERE length(e.k) > 100 OR jsonb_typeof(e.v) <> 'number'
+                     OR e.v::text::numeric NOT BETWEEN 0 AND 1e15) THEN
+        RAISE EXCEPTION 'a bench report is an object of at most 64 engines and their nodes per second'
+            USING ERRCODE = 'XQ003';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM xq.runs WHERE id = p_run) THEN
+        RETURN;
+    END IF;
+    INSERT INTO xq.run_workers AS w (run_id, worker, bench) VALUES (p_run, p_worker, p_bench)
+        ON CONFLICT (run_id, worker) DO UPDATE SET bench = excluded.bench, last_at = now();
+END $$;
+
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA xq FROM PUBLIC;
 
 -- The worker roles of version 3 get what version 4 gives (`db init --worker-role`).
@@ -238,7 +260,7 @@ BEGIN
                   AND grantee <> current_user LOOP
         EXECUTE format('GRANT SELECT (theta) ON xq.batches TO %I', grantee_role);
         EXECUTE format('GRANT SELECT ON xq.artifacts, xq.artifact_chunks, xq.run_files TO %I', grantee_role);
-        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision) TO %I', grantee_role);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision), xq.report_bench(bigint, text, jsonb) TO %I', grantee_role);
     END LOOP;
 END $$;
 
