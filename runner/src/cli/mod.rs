@@ -14,6 +14,7 @@ pub mod judge;
 pub mod merge;
 pub mod openings;
 pub mod openings_generate;
+pub mod purge;
 pub mod report;
 pub mod resume;
 pub mod run;
@@ -71,6 +72,9 @@ pub enum Command {
     /// Replay every stored game of a run with the rules judge: the games whose recorded
     /// ending does not follow from their moves, by worker.
     Verify(verify::VerifyArgs),
+    /// Remove a worker's games from a run and hand their pairs out again (the owner's;
+    /// --auto: the workers whose results do not fit the rest, as fishtest purges).
+    Purge(purge::PurgeArgs),
     /// The database schema: `db init [--worker-role ROLE]`.
     Db(db::DbArgs),
     /// Combine the folders of a run's shards (`run --shard I/N`) into one run folder.
@@ -117,6 +121,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Status(args) => status::run(&args),
         Command::Cancel(args) => cancel::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Purge(args) => purge::run(&args),
         Command::Db(args) => db::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Tune(args) => tune::run(&args),

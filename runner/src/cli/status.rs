@@ -56,7 +56,8 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
         return Ok(());
     }
     let games = db.game_facts(id).await.map_err(|e| e.to_string())?;
-    let state = status(&run, &games, pairs, &workers)?;
+    let results = db.worker_results(id).await.map_err(|e| e.to_string())?;
+    let state = status(&run, &games, pairs, &workers, &results)?;
     if args.json {
         crate::stdout::line(format_args!(
             "{}",

@@ -13,13 +13,17 @@
 //! | `status.rs` | the state of a run, as text or JSON |
 //! | `report.rs` | a run's games and counts written as a run folder |
 //! | `verify.rs` | every stored game replayed with the rules judge, findings by worker |
+//! | `fit.rs` | whether each worker's pairs fit the rest (fishtest's residuals), its faults per game |
+//! | `purge.rs` | a worker's games removed from a run, their pairs handed out again |
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
 pub mod cache;
+pub mod fit;
 mod match_batches;
 mod pool;
 pub mod prepare;
+pub mod purge;
 pub mod report;
 pub mod status;
 pub mod submit;

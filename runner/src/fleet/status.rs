@@ -5,12 +5,14 @@
 
 use serde::Serialize;
 
+use super::fit::{fit, run_fit_text, RunFit, WorkerFit};
 use crate::config::{parse_stored, Plan};
 use crate::output::printable::printable;
 use crate::schedule::tournament::report_text;
 use crate::stats::{Estimate, StatsReport, Verdict};
 use crate::store::layout::Jobs;
 use crate::store::pg::runs::{PairStates, RunRow, RunWorker};
+use crate::store::pg::workers::WorkerResults;
 use crate::store::tracker::{Faults, GameFacts, Tracker};
 
 /// A run's state, as `status --json` prints it.
@@ -39,6 +41,9 @@ pub struct Status {
     pub verdict: Option<Verdict>,
     pub faults: std::collections::BTreeMap<String, Faults>,
     pub workers: Vec<WorkerLine>,
+    /// fishtest's test of whether the workers' pairs fit one another (`None` with
+    /// fewer than two workers of enough pairs).
+    pub residuals: Option<RunFit>,
     /// The block a local run prints (result block or rating table).
     pub text: String,
 }
@@ -55,6 +60,12 @@ pub struct WorkerLine {
     pub refused: Option<String>,
     /// Its bench speed by engine, nodes per second.
     pub bench_nps: std::collections::BTreeMap<String, u64>,
+    /// Its games the owner purged from the run.
+    pub purged: u64,
+    /// Its stored games' figures: pairs, faults per game, residual (a match run's
+    /// workers with stored games; none for a tune).
+    #[serde(flatten)]
+    pub results: Option<WorkerFit>,
 }
 
 /// The plan of a stored run: its config as this build reads it, on any machine (its
@@ -96,8 +107,14 @@ pub fn status(
     games: &[GameFacts],
     pairs: PairStates,
     workers: &[RunWorker],
+    results: &[WorkerResults],
 ) -> Result<Status, String> {
     let (plan, tracker) = tracker_of(run, games)?;
+    let (residuals, mut fits) = fit(results);
+    let mut lines = worker_lines(workers);
+    for line in &mut lines {
+        line.results = fits.remove(&line.name);
+    }
     let tally = tracker.tally(0);
     let estimate = Estimate::reported(&tally.penta);
     let report = plan
@@ -127,7 +144,8 @@ pub fn status(
         llr_upper: report.as_ref().map(|r| r.llr_upper),
         verdict: report.as_ref().map(|r| r.verdict),
         faults: tracker.fault_table().0,
-        workers: worker_lines(workers),
+        workers: lines,
+        residuals,
         text: report_text(&plan, &tracker),
     })
 }
@@ -161,6 +179,9 @@ impl Status {
             }
         }
         workers_text(&self.workers, &mut out);
+        if let Some(residuals) = &self.residuals {
+            let _ = writeln!(out, "{}", run_fit_text(residuals));
+        }
         out
     }
 }
@@ -183,6 +204,8 @@ pub fn worker_lines(workers: &[RunWorker]) -> Vec<WorkerLine> {
             last_seen_s_ago: w.seen_s_ago,
             refused: w.refused.clone(),
             bench_nps: w.bench_nps.clone(),
+            purged: w.purged,
+            results: None,
         })
         .collect()
 }
@@ -217,11 +240,48 @@ pub fn workers_text(workers: &[WorkerLine], out: &mut String) {
                 *nps as f64 / 1e6
             );
         }
+        if w.purged > 0 {
+            let _ = write!(out, ", {} purged", count(w.purged, "game", "games"));
+        }
         if let Some(why) = &w.refused {
             let _ = write!(out, ", REFUSED the run: {}", printable(why));
         }
         out.push('\n');
+        if let Some(r) = &w.results {
+            fit_text(r, out);
+        }
     }
+}
+
+/// The second line of a worker in `status`: its pairs, faults per game and residual.
+fn fit_text(r: &WorkerFit, out: &mut String) {
+    use std::fmt::Write as _;
+    let [ll, ld, dd, wd, ww] = r.penta;
+    let _ = write!(
+        out,
+        "    pairs {ll},{ld},{dd},{wd},{ww}; time losses {:.1}%, crashes {:.1}%, stalls {:.1}% of games; residual ",
+        r.time_losses_per_game * 100.0,
+        r.crashes_per_game * 100.0,
+        r.stalls_per_game * 100.0
+    );
+    match (r.residual, r.fit) {
+        (Some(z), Some(fit)) => {
+            let colour = match fit {
+                crate::stats::residuals::Fit::Green => "green",
+                crate::stats::residuals::Fit::Yellow => "yellow",
+                crate::stats::residuals::Fit::Red => "red",
+            };
+            let _ = write!(out, "{z:.2} ({colour})");
+        }
+        _ => out.push_str("n/a (too few pairs to test)"),
+    }
+    if let Some(why) = &r.too_many_faults {
+        let _ = write!(out, ", engines failed: {why}");
+    }
+    if r.bad {
+        out.push_str(", BAD: its pairs do not fit the rest (`purge --auto` removes its games)");
+    }
+    out.push('\n');
 }
 
 /// `n` and its noun, singular for one.

@@ -30,6 +30,7 @@ pub mod overshoot;
 pub mod penta;
 pub mod rating;
 pub mod report;
+pub mod residuals;
 pub mod sprt;
 pub mod tally;
 pub mod wdl;

@@ -15,6 +15,7 @@ pub mod connect;
 pub mod runs;
 pub mod schema;
 pub mod tune;
+pub mod workers;
 
 use std::sync::Arc;
 

@@ -165,6 +165,8 @@ pub struct RunWorker {
     pub refused: Option<String>,
     /// Its bench speed by engine, nodes per second.
     pub bench_nps: BTreeMap<String, u64>,
+    /// Its games the owner purged (`xq-runner purge`).
+    pub purged: u64,
 }
 
 /// How the pairs of a run stand.
@@ -361,7 +363,8 @@ impl Db {
             .client()
             .query(
                 "SELECT w.worker, w.batches, w.games, w.faults, w.busy_s,
-                        extract(epoch from now() - k.last_seen)::float8, w.refused, w.bench::text
+                        extract(epoch from now() - k.last_seen)::float8, w.refused, w.bench::text,
+                        w.purged
                  FROM xq.run_workers w LEFT JOIN xq.workers k ON k.name = w.worker
                  WHERE w.run_id = $1 ORDER BY w.worker",
                 &[&id],
@@ -382,6 +385,7 @@ impl Db {
                     .get::<_, Option<String>>(7)
                     .and_then(|text| serde_json::from_str(&text).ok())
                     .unwrap_or_default(),
+                purged: unsigned(r.get(8)),
             })
             .collect())
     }

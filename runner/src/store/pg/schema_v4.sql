@@ -247,6 +247,112 @@ BEGIN
     INSERT INTO xq.run_workers AS w (run_id, worker, bench) VALUES (p_run, p_worker, p_bench)
         ON CONFLICT (run_id, worker) DO UPDATE SET bench = excluded.bench, last_at = now();
 END $$;
+-- ---------------------------------------------------------------------------------
+-- Purging a worker's games (issue 48, section 3: bad workers caught, as fishtest does).
+-- `status` compares each worker's pairs with the rest of the run (fishtest's residuals,
+-- computed by the runner from the stored games' facts); the owner removes the games
+-- of a worker whose results do not fit with `xq-runner purge`, which calls the
+-- function below. Not granted to the worker role: a worker must not be able to remove
+-- another's games.
+
+-- Games of this worker purged from the run: `status` shows them, so that a worker's
+-- counts that went down say why.
+ALTER TABLE xq.run_workers ADD COLUMN purged bigint NOT NULL DEFAULT 0;
+
+-- Removes the games of the batches p_workers played for match run p_run, and hands
+-- those batches out again as they were (the same first pair and pairs, so the run's
+-- schedule is kept): each becomes a claimed batch whose lease has run out, under a new
+-- token, which `xq.claim_batch` gives to the next worker that asks, before any new
+-- pair. A batch such a worker holds now loses its token too: its late submit is
+-- refused as a lost lease, so nothing is counted twice. The run's counts are made
+-- again from what is left, and its end judged again: a run closed by the purged games
+-- (a verdict, a fault limit, its last pair) opens again unless what is left closes it
+-- too. One row per worker purged (none when they had no batch of the run).
+CREATE FUNCTION xq.purge_workers(p_run bigint, p_workers text[])
+RETURNS TABLE (worker text, batches bigint, pairs bigint, games bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
+DECLARE
+    r xq.runs%ROWTYPE;
+    who text;
+    n_batches bigint;
+    n_pairs bigint;
+    n_games bigint;
+    n_faults bigint;
+    n_held bigint;
+    gone_pairs bigint := 0;
+    gone_games bigint := 0;
+    touched boolean := false;
+    ending record;
+BEGIN
+    -- The run's lock first, as every claim and submit takes it: no batch of the run
+    -- changes hands or is counted until this transaction ends.
+    SELECT * INTO r FROM xq.runs AS u WHERE u.id = p_run FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no run % in the database', p_run USING ERRCODE = 'XQ003';
+    END IF;
+    IF r.kind <> 'match' THEN
+        RAISE EXCEPTION 'run % is a %: its results moved theta, which a purge cannot undo', p_run, r.kind
+            USING ERRCODE = 'XQ003';
+    END IF;
+    IF r.state = 'cancelled' THEN
+        RAISE EXCEPTION 'run % was cancelled', p_run USING ERRCODE = 'XQ003';
+    END IF;
+    IF r.engines IS NULL THEN
+        RAISE EXCEPTION 'run % has no engines on record (`db init` as its owner fills them)', p_run
+            USING ERRCODE = 'XQ003';
+    END IF;
+    FOR who IN SELECT DISTINCT w FROM unnest(p_workers) AS w WHERE w IS NOT NULL ORDER BY 1 LOOP
+        SELECT count(*), coalesce(sum(b.pairs), 0) INTO n_batches, n_pairs
+            FROM xq.batches AS b WHERE b.run_id = p_run AND b.worker = who AND b.state = 'done';
+        WITH gone AS (
+            DELETE FROM xq.games AS g USING xq.batches AS b
+            WHERE g.run_id = p_run AND b.id = g.batch_id AND b.worker = who AND b.state = 'done'
+            RETURNING g.reason
+        )
+        SELECT count(*), count(*) FILTER (WHERE xq.reason_kind(gone.reason) = 'fault')
+            INTO n_games, n_faults FROM gone;
+        -- Done or in play, the worker's batches go back to the pool, expired.
+        UPDATE xq.batches AS b SET state = 'claimed', token = gen_random_uuid(),
+                lease_until = now() - interval '1 second', done_at = NULL
+            WHERE b.run_id = p_run AND b.worker = who;
+        GET DIAGNOSTICS n_held = ROW_COUNT;
+        CONTINUE WHEN n_held = 0;
+        touched := true;
+        UPDATE xq.run_workers AS w SET batches = greatest(w.batches - n_batches, 0),
+                games = greatest(w.games - 2 * n_pairs, 0),
+                faults = greatest(w.faults - n_faults, 0),
+                purged = w.purged + n_games, last_at = now()
+            WHERE w.run_id = p_run AND w.worker = who;
+        gone_pairs := gone_pairs + n_pairs;
+        gone_games := gone_games + 2 * n_pairs;
+        IF n_batches > 0 THEN
+            RETURN QUERY SELECT who, n_batches, n_pairs, n_games;
+        END IF;
+    END LOOP;
+    IF NOT touched THEN
+        RETURN;
+    END IF;
+    -- Counted as `xq.submit_batch` counts: 2 games a pair, the first pairing's pairs.
+    UPDATE xq.runs AS u SET pairs_done = greatest(u.pairs_done - gone_pairs, 0),
+            games_done = greatest(u.games_done - gone_games, 0),
+            penta = xq.first_pairing_penta(p_run, cardinality(u.pairings) / 2, NULL)
+        WHERE u.id = p_run;
+    SELECT * INTO ending FROM xq.run_ending(p_run);
+    IF FOUND THEN
+        UPDATE xq.runs AS u SET state = ending.state, status = ending.status,
+                exit_code = ending.exit_code,
+                ended_at = CASE WHEN u.state = ending.state AND u.status = ending.status
+                                THEN u.ended_at ELSE now() END
+            WHERE u.id = p_run;
+    ELSE
+        UPDATE xq.runs AS u SET state = 'open', status = 'open', exit_code = NULL, ended_at = NULL
+            WHERE u.id = p_run;
+    END IF;
+    -- Workers waiting for work see the pairs handed out again (or the run closed).
+    PERFORM pg_notify('xq_runs', p_run::text);
+END $$;
+-- End of the purge block.
+-- ---------------------------------------------------------------------------------
 
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA xq FROM PUBLIC;
 

@@ -1,0 +1,64 @@
+//! `xq-runner purge --db URL RUN (--worker NAME | --auto)`: removes a worker's games
+//! from a match run and hands their pairs out again (as the database's owner). Exit 0
+//! when games were purged, 1 when nothing matched (the worker has no games in the run,
+//! or `--auto` found every worker fitting: nothing to do, as `verify` finding nothing
+//! wrong is not 0 by mistake), 2 on bad input (no such run, a tune, a cancelled run, a
+//! role that may not purge).
+
+use clap::Args;
+
+use super::exit;
+use crate::fleet::purge::{purge, Choice};
+use crate::store::pg::Db;
+
+/// Arguments of `purge`.
+#[derive(Debug, Args)]
+pub struct PurgeArgs {
+    /// The run.
+    pub id: i64,
+    /// The database (as its owner); else XQ_DB, else the PG* variables.
+    #[arg(long)]
+    pub db: Option<String>,
+    /// The worker whose games go.
+    #[arg(long, conflicts_with = "auto", required_unless_present = "auto")]
+    pub worker: Option<String>,
+    /// The workers whose pairs do not fit the rest (fishtest's auto-purge: the run's
+    /// p-value below 0.001 or a residual above 7; see `status`).
+    #[arg(long)]
+    pub auto: bool,
+}
+
+/// Runs `purge`.
+#[must_use]
+pub fn run(args: &PurgeArgs) -> u8 {
+    let choice = match &args.worker {
+        Some(name) => Choice::Worker(name.clone()),
+        None => Choice::Auto,
+    };
+    let (target, runtime) = match super::database(args.db.as_deref()) {
+        Ok(both) => both,
+        Err(code) => return code,
+    };
+    runtime.block_on(async {
+        let result = match Db::open(&target).await {
+            Ok(db) => purge(&db, args.id, &choice)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        match result {
+            Ok(report) => {
+                crate::stdout::line(report.to_text(&choice).trim_end());
+                if report.purged.is_empty() {
+                    exit::H0
+                } else {
+                    exit::OK
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                exit::USAGE
+            }
+        }
+    })
+}

@@ -1,0 +1,123 @@
+//! What each worker played for a run, counted from the stored games' facts (what
+//! `status` shows beside each worker, and what fishtest's residuals are computed from),
+//! and the owner's purge of a worker's games (`xq.purge_workers`, `schema_v4.sql`).
+
+use super::{query_error, Db, DbError};
+
+/// A worker's stored games of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkerResults {
+    pub name: String,
+    /// Games stored (every pairing).
+    pub games: u64,
+    /// The first pairing's pairs, `[LL, LD, DD+WL, WD, WW]` for its first engine, as
+    /// `runs.penta` counts the run's.
+    pub penta: [u64; 5],
+    pub crashes: u64,
+    pub stalls: u64,
+    pub time_losses: u64,
+    /// Illegal moves and engines that said they had none.
+    pub illegal: u64,
+}
+
+/// What a purge removed of one worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Purged {
+    pub worker: String,
+    pub batches: u64,
+    pub pairs: u64,
+    pub games: u64,
+}
+
+fn unsigned(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+impl Db {
+    /// Each worker's stored games of run `id`, by name, in one grouped statement: the
+    /// games by pair (a pair is always in one batch, so of one worker), then the pairs
+    /// by worker. A game that was never checked (no result) is left out, as in the
+    /// run's counts.
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn worker_results(&self, id: i64) -> Result<Vec<WorkerResults>, DbError> {
+        let rows = self
+            .client()
+            .query(
+                "WITH pairs AS (
+                     SELECT b.worker, g.pair, count(*) AS games,
+                            count(*) FILTER (WHERE g.reason = 'crash') AS crashes,
+                            count(*) FILTER (WHERE g.reason = 'stall') AS stalls,
+                            count(*) FILTER (WHERE g.reason = 'time_forfeit') AS time_losses,
+                            count(*) FILTER (WHERE g.reason IN ('illegal_move', 'no_move')) AS illegal,
+                            sum(CASE WHEN g.result = '1/2-1/2' THEN 1
+                                     WHEN (g.result = '1-0') = (g.game = 0) THEN 2 ELSE 0 END) AS s
+                     FROM xq.games AS g JOIN xq.batches AS b ON b.id = g.batch_id
+                     WHERE g.run_id = $1 AND g.result IS NOT NULL
+                     GROUP BY b.worker, g.pair
+                 ), pairings AS (
+                     SELECT greatest(coalesce(cardinality(pairings), 0) / 2, 1) AS n
+                     FROM xq.runs WHERE id = $1
+                 )
+                 SELECT p.worker, sum(p.games)::int8, sum(p.crashes)::int8, sum(p.stalls)::int8,
+                        sum(p.time_losses)::int8, sum(p.illegal)::int8,
+                        ARRAY[count(*) FILTER (WHERE p.games = 2 AND p.pair % k.n = 0 AND p.s = 0),
+                              count(*) FILTER (WHERE p.games = 2 AND p.pair % k.n = 0 AND p.s = 1),
+                              count(*) FILTER (WHERE p.games = 2 AND p.pair % k.n = 0 AND p.s = 2),
+                              count(*) FILTER (WHERE p.games = 2 AND p.pair % k.n = 0 AND p.s = 3),
+                              count(*) FILTER (WHERE p.games = 2 AND p.pair % k.n = 0 AND p.s = 4)]
+                 FROM pairs AS p, pairings AS k
+                 GROUP BY p.worker ORDER BY p.worker",
+                &[&id],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let counts: Vec<i64> = r.get(6);
+                let mut penta = [0; 5];
+                for (slot, n) in penta.iter_mut().zip(counts) {
+                    *slot = unsigned(n);
+                }
+                WorkerResults {
+                    name: r.get(0),
+                    games: unsigned(r.get(1)),
+                    crashes: unsigned(r.get(2)),
+                    stalls: unsigned(r.get(3)),
+                    time_losses: unsigned(r.get(4)),
+                    illegal: unsigned(r.get(5)),
+                    penta,
+                }
+            })
+            .collect())
+    }
+
+    /// Removes the games of `workers` from match run `id` in one transaction (the
+    /// server's `xq.purge_workers`: the owner's alone), hands their batches out again
+    /// and judges the run's end again. One entry per worker that had games there.
+    ///
+    /// # Errors
+    /// [`DbError::Refused`] (a tune, a cancelled run, no such run); [`DbError::Query`]
+    /// (permission denied for a role other than the owner).
+    pub async fn purge_workers(&self, id: i64, workers: &[String]) -> Result<Vec<Purged>, DbError> {
+        let rows = self
+            .client()
+            .query(
+                "SELECT worker, batches, pairs, games FROM xq.purge_workers($1, $2)",
+                &[&id, &workers],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(rows
+            .iter()
+            .map(|r| Purged {
+                worker: r.get(0),
+                batches: unsigned(r.get(1)),
+                pairs: unsigned(r.get(2)),
+                games: unsigned(r.get(3)),
+            })
+            .collect())
+    }
+}
