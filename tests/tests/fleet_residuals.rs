@@ -346,3 +346,79 @@ fn a_weaker_worker_is_flagged_purged_and_its_pairs_replayed() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("every worker of run"), "{out}");
 }
+
+#[test]
+fn a_worker_whose_engines_keep_crashing_leaves_the_run_and_says_why() {
+    let dir = scratch("fleet-crashing");
+    let fe = common::fault_engine();
+    let steady = machine(dir.path(), "steady", &fe, "");
+    // Its `new` exits when asked for its second move: every game it plays is a crash.
+    let flaky = machine(dir.path(), "flaky", &fe, "--fault crash --at-ply 2");
+    // The run's own limit is far away: the worker's limit is what stops it here.
+    let cfg = config(dir.path(), 20, path(&fe), "[faults]\nmax_crashes = 1000\n");
+    let cluster = fleet();
+    let (code, out, err) = runner_in(
+        &steady,
+        &["submit", path(&cfg), "--db", &cluster.url("xq_owner")],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let id = out.lines().last().expect("an id").trim().to_owned();
+
+    // Batches of 2 pairs, one game at a time: its first batch has 4 crashes, more than
+    // fishtest's 3, and the worker stops asking for the run's batches.
+    let out = finish(worker_in(
+        &cluster,
+        &flaky,
+        "flaky",
+        &["--run", &id, "--batch-pairs", "2"],
+    ));
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("its engines failed on this worker: 4 crashes or stalls in 4 games (more than 3); this worker leaves the run"),
+        "{said}"
+    );
+    assert_eq!(
+        number(
+            &cluster,
+            &format!("SELECT count(*) FROM xq.games WHERE run_id = {id}")
+        ),
+        4,
+        "one batch counted, the one it held besides given back"
+    );
+    assert_eq!(
+        number(
+            &cluster,
+            &format!("SELECT count(*) FROM xq.batches WHERE run_id = {id} AND worker = 'flaky' AND state = 'claimed' AND lease_until > now()")
+        ),
+        0,
+        "no batch left under its lease"
+    );
+
+    // Another worker plays the rest; `status` shows why the flaky one left, and its
+    // residual as fishtest shows a task of too many crashes.
+    let out = finish(worker_in(&cluster, &steady, "steady", &["--run", &id]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let state = status(&cluster, &steady, &id);
+    assert_eq!(state["state"], "finished", "{state:#}");
+    let f = worker_named(&state, "flaky");
+    assert!(
+        f["refused"]
+            .as_str()
+            .is_some_and(|r| r.contains("4 crashes or stalls in 4 games")),
+        "{state:#}"
+    );
+    assert_eq!(f["crashes"], 4);
+    assert_eq!(f["crashes_per_game"], 1.0);
+    assert_eq!(f["residual"], 10.0);
+    assert_eq!(f["fit"], "red");
+    let s = worker_named(&state, "steady");
+    assert_eq!(s["crashes"], 0);
+    assert_eq!(s["refused"], Value::Null);
+    let (code, out, err) = runner_in(&steady, &["status", "--db", &cluster.url("xq_owner"), &id]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("REFUSED the run: its engines failed on this worker: 4 crashes or stalls"),
+        "{out}"
+    );
+}

@@ -15,7 +15,8 @@ use tokio::sync::watch;
 
 use super::pool::{PairPlayed, Pool};
 use super::worker::{
-    heartbeat, next_batch_pairs, renew, retry, Assignment, Link, Stay, Stop, WorkerOptions,
+    heartbeat, next_batch_pairs, renew, retry, Assignment, FaultTally, Link, Stay, Stop,
+    WorkerOptions,
 };
 use crate::schedule::RunState;
 use crate::store::finished::FinishedGames;
@@ -164,8 +165,17 @@ async fn drive(
                 }
                 let busy = h.began.elapsed();
                 assignment.pairs = next_batch_pairs(assignment.run_batch, options.concurrency, &h.claim, busy);
+                let batch_faults = FaultTally::of(&h.games);
                 let sent = submit(options, link, h, busy).await?;
-                if sent != Sent::Open {
+                if sent == Sent::Counted {
+                    assignment.faults.add(batch_faults);
+                    if let Some(why) = assignment.faults.too_many() {
+                        eprintln!("error: run {run}: {why}; this worker leaves the run");
+                        retry!(link, "refusing a run", |db| db.refuse(run, &options.name, &why))?;
+                        return Ok(Stay::Leave);
+                    }
+                }
+                if !matches!(sent, Sent::Open | Sent::Counted) {
                     // The run ended, or this worker leaves it: the other batch's pairs
                     // are not played.
                     more = false;
@@ -196,7 +206,9 @@ async fn drive(
 /// What became of a batch sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Sent {
-    /// Counted or not (a lost lease), the run goes on.
+    /// Counted, and the run goes on.
+    Counted,
+    /// Not counted (a lost lease, a batch not whole), the run goes on.
     Open,
     /// The run is closed: this batch ended it, or it ended meanwhile.
     Closed,
@@ -237,7 +249,7 @@ async fn submit(
         }
         Ok(None) => {
             crate::stdout::line(batch_line(claim, entries, busy));
-            Ok(Sent::Open)
+            Ok(Sent::Counted)
         }
         Err(Stop::Fatal(DbError::Refused(why))) => {
             eprintln!(

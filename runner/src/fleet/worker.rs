@@ -145,6 +145,48 @@ pub(super) struct Assignment {
     pub(super) run_batch: u64,
     /// Pairs to ask for in the next batch (see [`next_batch_pairs`]).
     pub(super) pairs: u64,
+    /// The engine faults of the games this worker handed in for the run.
+    pub(super) faults: FaultTally,
+}
+
+/// A worker's engine faults in the games it handed in for one run, since it started:
+/// more than fishtest tolerates of a task (`fit::too_many_faults`) and the worker
+/// leaves the run, saying why, rather than hand in more games its machine cannot play
+/// (a missing library, an overloaded CPU losing on time) until the run's own fault
+/// limits abort the run for every worker. Counted from this start only, so that a
+/// worker restarted on a mended machine plays the run again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct FaultTally {
+    games: u64,
+    crashes_and_stalls: u64,
+    time_losses: u64,
+}
+
+impl FaultTally {
+    /// The faults of a batch's games.
+    pub(super) fn of(games: &[crate::store::journal::JournalEntry]) -> FaultTally {
+        use crate::game::EndReason;
+        let count = |reasons: &[EndReason]| {
+            games.iter().filter(|g| reasons.contains(&g.reason)).count() as u64
+        };
+        FaultTally {
+            games: games.len() as u64,
+            crashes_and_stalls: count(&[EndReason::Crash, EndReason::Stall]),
+            time_losses: count(&[EndReason::TimeForfeit]),
+        }
+    }
+
+    pub(super) fn add(&mut self, other: FaultTally) {
+        self.games += other.games;
+        self.crashes_and_stalls += other.crashes_and_stalls;
+        self.time_losses += other.time_losses;
+    }
+
+    /// Why the worker leaves the run, once it must.
+    pub(super) fn too_many(&self) -> Option<String> {
+        super::fit::too_many_faults(self.games, self.crashes_and_stalls, self.time_losses)
+            .map(|why| format!("its engines failed on this worker: {why}"))
+    }
 }
 
 /// How long a batch should last at least: its fixed cost (a claim, a submit, the slots
@@ -275,6 +317,7 @@ async fn work_loop(
                             slots: Vec::new(),
                             run_batch: u64::from(run.batch_pairs),
                             pairs: u64::from(run.batch_pairs).max(options.concurrency as u64),
+                            faults: FaultTally::default(),
                         });
                     }
                     Err(why) => {
