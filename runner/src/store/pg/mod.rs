@@ -1,7 +1,8 @@
 //! PostgreSQL as the store of runs played on many machines: the schema (`schema.sql`),
 //! connecting as libpq would (`connect.rs`), runs (`runs.rs`: submit, cancel, status,
-//! games), batches (`batches.rs`: claim, renew, release, submit under a lease) and tune
-//! runs (`tune.rs`: their SPSA state, a batch of iterations submitted, their records).
+//! games), batches (`batches.rs`: claim, renew, release, submit under a lease), tune
+//! runs (`tune.rs`: their SPSA state, a batch of iterations submitted, their records) and
+//! workers (`workers.rs`: each worker's stored games counted, the owner's purge).
 //!
 //! Every statement a worker runs is a function of the schema, called in short
 //! transactions. A worker hands in the games of a batch it holds and nothing else: the
