@@ -4,9 +4,9 @@
 //! again, honest workers replay them, and the run's verdict becomes the honest
 //! engine's. A worker whose engines keep crashing leaves the run by itself, saying why.
 //!
-//! The engines are found by a relative path (`engines/new`) from each worker's working
-//! folder, as on machines that each install their own build: the weak worker's folder
-//! holds a build of the same name that plays worse.
+//! The engines are not uploaded with the run (`submit --no-upload`): each worker finds
+//! `engines/new` in its own working folder, as on machines that each install their own
+//! build, and the weak worker's folder holds a build of the same name that plays worse.
 
 mod common;
 
@@ -109,13 +109,9 @@ fn number(cluster: &Cluster, sql: &str) -> i64 {
         .unwrap_or_else(|_| panic!("a number from {sql}: {got}"))
 }
 
-/// `status --json` as the owner, from a folder where the run's config reads (`status`
-/// checks the stored config as this machine reads it, engine paths included).
-fn status(cluster: &Cluster, home: &Path, id: &str) -> Value {
-    let (code, out, err) = runner_in(
-        home,
-        &["status", "--db", &cluster.url("xq_owner"), id, "--json"],
-    );
+/// `status --json` as the owner.
+fn status(cluster: &Cluster, id: &str) -> Value {
+    let (code, out, err) = runner(&["status", "--db", &cluster.url("xq_owner"), id, "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     serde_json::from_str(&out).expect("status --json is JSON")
 }
@@ -170,7 +166,13 @@ fn a_weaker_worker_is_flagged_purged_and_its_pairs_replayed() {
     let cluster = fleet();
     let (code, out, err) = runner_in(
         &honest[0],
-        &["submit", path(&cfg), "--db", &cluster.url("xq_owner")],
+        &[
+            "submit",
+            path(&cfg),
+            "--db",
+            &cluster.url("xq_owner"),
+            "--no-upload",
+        ],
     );
     assert_eq!(code, 0, "{out}{err}");
     let id = out.lines().last().expect("an id").trim().to_owned();
@@ -199,7 +201,7 @@ fn a_weaker_worker_is_flagged_purged_and_its_pairs_replayed() {
     honest_workers_finish(&cluster, &honest, &id);
 
     // 2. The weak worker's games took the run below the gate; `status` flags it.
-    let before = status(&cluster, &honest[0], &id);
+    let before = status(&cluster, &id);
     assert_eq!(before["state"], "finished", "{before:#}");
     assert_eq!(before["status"], "gate failed: Elo below the minimum");
     assert_eq!(before["pairs"], 300);
@@ -278,7 +280,7 @@ fn a_weaker_worker_is_flagged_purged_and_its_pairs_replayed() {
         "{out}"
     );
     assert!(out.contains("open, was finished (gate failed"), "{out}");
-    let purged = status(&cluster, &honest[0], &id);
+    let purged = status(&cluster, &id);
     assert_eq!(purged["state"], "open");
     assert_eq!(purged["penta"], serde_json::json!(honest_penta));
     assert_eq!(purged["pairs"], 300 - weak_pairs);
@@ -305,7 +307,7 @@ fn a_weaker_worker_is_flagged_purged_and_its_pairs_replayed() {
     // 5. The honest workers replay exactly those pairs; the verdict is the honest
     //    engine's.
     honest_workers_finish(&cluster, &honest, &id);
-    let after = status(&cluster, &honest[0], &id);
+    let after = status(&cluster, &id);
     assert_eq!(after["state"], "finished", "{after:#}");
     assert_eq!(after["status"], "gate passed", "{after:#}");
     assert_eq!(after["exit_code"], 0);
@@ -359,7 +361,13 @@ fn a_worker_whose_engines_keep_crashing_leaves_the_run_and_says_why() {
     let cluster = fleet();
     let (code, out, err) = runner_in(
         &steady,
-        &["submit", path(&cfg), "--db", &cluster.url("xq_owner")],
+        &[
+            "submit",
+            path(&cfg),
+            "--db",
+            &cluster.url("xq_owner"),
+            "--no-upload",
+        ],
     );
     assert_eq!(code, 0, "{out}{err}");
     let id = out.lines().last().expect("an id").trim().to_owned();
@@ -399,7 +407,7 @@ fn a_worker_whose_engines_keep_crashing_leaves_the_run_and_says_why() {
     // residual as fishtest shows a task of too many crashes.
     let out = finish(worker_in(&cluster, &steady, "steady", &["--run", &id]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let state = status(&cluster, &steady, &id);
+    let state = status(&cluster, &id);
     assert_eq!(state["state"], "finished", "{state:#}");
     let f = worker_named(&state, "flaky");
     assert!(
@@ -415,7 +423,7 @@ fn a_worker_whose_engines_keep_crashing_leaves_the_run_and_says_why() {
     let s = worker_named(&state, "steady");
     assert_eq!(s["crashes"], 0);
     assert_eq!(s["refused"], Value::Null);
-    let (code, out, err) = runner_in(&steady, &["status", "--db", &cluster.url("xq_owner"), &id]);
+    let (code, out, err) = runner(&["status", "--db", &cluster.url("xq_owner"), &id]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("REFUSED the run: its engines failed on this worker: 4 crashes or stalls"),
