@@ -292,6 +292,77 @@ fn a_result_sent_under_a_lost_lease_is_refused() {
     assert_eq!(games_stored(&cluster), 2, "one pair stored, once");
 }
 
+/// Eight connections claiming and submitting one-pair batches of one run as fast as
+/// they can, the submits checking their games side by side: none of them deadlocks
+/// (storing a game locks its run for key share, so a submit that then took the run's
+/// lock FOR UPDATE waited for every other submit in flight, and they for it) and every
+/// pair counts once.
+#[test]
+fn submits_of_one_run_at_once_neither_deadlock_nor_lose_a_game() {
+    use xq_runner::store::pg::{connect::parse, connect::Source, Db};
+
+    let dir = scratch("fleet-concurrent");
+    let config = fault_config(dir.path(), 4, "", "");
+    let mut played = xq_runner::store::journal::Journal::read_all(&{
+        let (code, out, err) = runner(&[
+            "run",
+            path(&config),
+            "--out",
+            path(&dir.path().join("local")),
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        dir.path().join("local/games.jsonl")
+    })
+    .expect("the local journal");
+    played.sort_by_key(|e| (e.pair, e.game));
+    let big = fault_config(dir.path(), 400, "", "");
+    let cluster = fleet();
+    let id: i64 = submit(&cluster, &big, &["--batch-pairs", "1"])
+        .parse()
+        .expect("id");
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let submitted: u64 = runtime.block_on(async {
+        let target = parse(&cluster.url("xq_worker"), Source::CommandLine).expect("target");
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let db = Db::connect(&target).await.expect("connect");
+            let played = played.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut pairs = 0;
+                while let Some(claim) = db
+                    .claim(id, &format!("w{i}"), 1, Duration::from_secs(60))
+                    .await
+                    .expect("claim")
+                {
+                    let games: Vec<_> = played[(claim.first_pair as usize % 4) * 2..][..2]
+                        .iter()
+                        .map(|e| {
+                            let mut e = e.clone();
+                            e.pair = claim.first_pair;
+                            e
+                        })
+                        .collect();
+                    db.submit_batch(&claim, &games, Duration::ZERO)
+                        .await
+                        .expect("a submit among others goes through");
+                    pairs += 1;
+                }
+                pairs
+            }));
+        }
+        let mut pairs = 0;
+        for t in tasks {
+            pairs += t.await.expect("a connection's loop");
+        }
+        pairs
+    });
+    assert_eq!(submitted, 400, "every pair claimed once");
+    assert_eq!(games_stored(&cluster), 800, "every game stored once");
+    let state = status(&cluster, &id.to_string());
+    assert_eq!(state["state"], "finished");
+    assert_eq!(state["games"], 800);
+}
+
 #[test]
 fn an_sprt_stops_the_run_across_workers_as_stats_computes_it() {
     let dir = scratch("fleet-sprt");

@@ -140,6 +140,13 @@ impl Cluster {
         self.dir.path().join("data")
     }
 
+    /// The server's main process (the first line of `postmaster.pid`), whose children
+    /// are its backends: what a bench reads the server's CPU time from.
+    pub fn server_pid(&self) -> Option<u32> {
+        let text = std::fs::read_to_string(self.data().join("postmaster.pid")).ok()?;
+        text.lines().next()?.trim().parse().ok()
+    }
+
     /// The folder of the server's Unix socket.
     pub fn socket_dir(&self) -> PathBuf {
         self.dir.path().to_path_buf()

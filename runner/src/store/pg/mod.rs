@@ -55,6 +55,11 @@ pub enum DbError {
     /// No run with this id.
     #[error("no run {0} in the database")]
     NoRun(i64),
+    /// The server undid the statement for a conflict with another transaction (a
+    /// deadlock or a serialization failure): nothing of it took effect, and the same
+    /// statement again may go through.
+    #[error("database: {0} (undone; trying again)")]
+    Conflict(String),
 }
 
 impl DbError {
@@ -65,6 +70,7 @@ impl DbError {
         match self {
             DbError::Connect { .. } => true,
             DbError::Query(why) => why.starts_with("connection:"),
+            DbError::Conflict(_) => true,
             _ => false,
         }
     }
@@ -79,6 +85,11 @@ fn query_error(e: &tokio_postgres::Error) -> DbError {
             "XQ001" => DbError::LeaseLost(message),
             "XQ002" => DbError::RunClosed(message),
             "XQ003" => DbError::Refused(message),
+            _ if *db.code() == SqlState::T_R_DEADLOCK_DETECTED
+                || *db.code() == SqlState::T_R_SERIALIZATION_FAILURE =>
+            {
+                DbError::Conflict(message)
+            }
             _ if *db.code() == SqlState::INSUFFICIENT_PRIVILEGE => {
                 DbError::Query(format!("permission denied: {message}"))
             }

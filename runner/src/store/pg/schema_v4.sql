@@ -284,9 +284,7 @@ DECLARE
     touched boolean := false;
     ending record;
 BEGIN
-    -- The run's lock first, as every claim and submit takes it: no batch of the run
-    -- changes hands or is counted until this transaction ends.
-    SELECT * INTO r FROM xq.runs AS u WHERE u.id = p_run FOR UPDATE;
+    SELECT * INTO r FROM xq.runs AS u WHERE u.id = p_run;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no run % in the database', p_run USING ERRCODE = 'XQ003';
     END IF;
@@ -294,12 +292,17 @@ BEGIN
         RAISE EXCEPTION 'run % is a %: its results moved theta, which a purge cannot undo', p_run, r.kind
             USING ERRCODE = 'XQ003';
     END IF;
-    IF r.state = 'cancelled' THEN
-        RAISE EXCEPTION 'run % was cancelled', p_run USING ERRCODE = 'XQ003';
-    END IF;
     IF r.engines IS NULL THEN
         RAISE EXCEPTION 'run % has no engines on record (`db init` as its owner fills them)', p_run
             USING ERRCODE = 'XQ003';
+    END IF;
+    -- The run's batches locked first, then the run, in the order a submit takes them
+    -- (a claim takes the run's and skips locked batches): no batch of the run changes
+    -- hands or is counted until this transaction ends.
+    PERFORM 1 FROM xq.batches AS b WHERE b.run_id = p_run ORDER BY b.id FOR UPDATE;
+    SELECT * INTO r FROM xq.runs AS u WHERE u.id = p_run FOR NO KEY UPDATE;
+    IF r.state = 'cancelled' THEN
+        RAISE EXCEPTION 'run % was cancelled', p_run USING ERRCODE = 'XQ003';
     END IF;
     FOR who IN SELECT DISTINCT w FROM unnest(p_workers) AS w WHERE w IS NOT NULL ORDER BY 1 LOOP
         SELECT count(*), coalesce(sum(b.pairs), 0) INTO n_batches, n_pairs
@@ -352,6 +355,251 @@ BEGIN
     PERFORM pg_notify('xq_runs', p_run::text);
 END $$;
 -- End of the purge block.
+-- ---------------------------------------------------------------------------------
+
+-- ---------------------------------------------------------------------------------
+-- Submits that do not wait for each other. Version 3's submit took the run's lock
+-- first and held it while it checked and stored the batch's games (tens of ms), so a
+-- run's submits and claims went one at a time: the load test (benches/fleet_load.rs)
+-- found claims waiting 50 ms at the pace of 10,000 games in flight and seconds at twice
+-- it, with the server's CPU a third used. Now a submit locks its batch, checks and
+-- stores the games, and takes the run's lock only to count them and judge the run's
+-- end. The order of locks is the batch's, then the run's (as in `xq.purge_workers`);
+-- a claim takes the run's and skips locked batches. The run's lock is FOR NO KEY
+-- UPDATE everywhere: storing a game takes a key-share lock on its run (the foreign
+-- key), which FOR UPDATE would wait for, and two submits would wait for each other.
+
+-- Version 3's claim, with the run's lock as said.
+CREATE OR REPLACE FUNCTION xq.claim_batch(p_run bigint, p_worker text, p_pairs integer, p_lease_s double precision)
+RETURNS TABLE (batch_id bigint, token uuid, first_pair bigint, pairs integer)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
+DECLARE
+    r xq.runs%ROWTYPE;
+    b xq.batches%ROWTYPE;
+    n integer;
+    live bigint;
+    max_lease double precision := (SELECT value::double precision FROM xq.meta WHERE key = 'max_lease_s');
+    max_pairs integer := (SELECT value::integer FROM xq.meta WHERE key = 'max_claim_pairs');
+BEGIN
+    IF p_lease_s IS NULL OR NOT (p_lease_s >= 0.3 AND p_lease_s <= max_lease) THEN
+        RAISE EXCEPTION 'a lease of % s: it must be 0.3 s to % s', p_lease_s, max_lease
+            USING ERRCODE = 'XQ003';
+    END IF;
+    IF p_worker IS NULL OR length(p_worker) NOT BETWEEN 1 AND 100 THEN
+        RAISE EXCEPTION 'a worker''s name must have 1 to 100 characters' USING ERRCODE = 'XQ003';
+    END IF;
+    SELECT * INTO r FROM xq.runs WHERE id = p_run FOR NO KEY UPDATE;
+    IF NOT FOUND OR r.state <> 'open' THEN
+        RETURN;
+    END IF;
+    SELECT * INTO b FROM xq.batches
+        WHERE run_id = p_run AND state = 'claimed' AND lease_until < now()
+        ORDER BY first_pair LIMIT 1 FOR UPDATE SKIP LOCKED;
+    IF FOUND THEN
+        UPDATE xq.batches SET worker = p_worker, token = gen_random_uuid(), claims = claims + 1,
+            claimed_at = now(), lease_until = now() + make_interval(secs => p_lease_s)
+            WHERE id = b.id RETURNING * INTO b;
+        RETURN QUERY SELECT b.id, b.token, b.first_pair, b.pairs;
+        RETURN;
+    END IF;
+    IF r.next_pair >= r.total_pairs THEN
+        RETURN;
+    END IF;
+    -- Guided self-scheduling: near the end of a run a claim takes at most its share of
+    -- what is left among the workers on the run, so that they finish together instead
+    -- of one playing a large last batch while the others wait.
+    UPDATE xq.workers SET run_id = p_run, last_seen = now() WHERE name = p_worker;
+    SELECT count(*) INTO live FROM xq.workers
+        WHERE run_id = p_run AND last_seen > now() - interval '30 seconds';
+    n := least(greatest(p_pairs, 1), max_pairs, r.total_pairs - r.next_pair,
+               greatest(1, ceil((r.total_pairs - r.next_pair)::numeric / greatest(live, 1))::integer));
+    INSERT INTO xq.batches (run_id, first_pair, pairs, state, worker, token, lease_until)
+        VALUES (p_run, r.next_pair, n, 'claimed', p_worker, gen_random_uuid(),
+                now() + make_interval(secs => p_lease_s))
+        RETURNING * INTO b;
+    UPDATE xq.runs SET next_pair = next_pair + n WHERE id = p_run;
+    RETURN QUERY SELECT b.id, b.token, b.first_pair, b.pairs;
+END $$;
+
+-- Version 3's, with the run's lock as said (a tune's submit: one at a time).
+CREATE OR REPLACE FUNCTION xq.held_batch(p_batch bigint, p_token uuid) RETURNS xq.batches
+LANGUAGE plpgsql SET search_path = xq, pg_temp AS $$
+DECLARE
+    b xq.batches%ROWTYPE;
+    r xq.runs%ROWTYPE;
+BEGIN
+    SELECT * INTO b FROM xq.batches WHERE id = p_batch;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'batch % does not exist', p_batch USING ERRCODE = 'XQ001';
+    END IF;
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id FOR NO KEY UPDATE;
+    SELECT * INTO b FROM xq.batches WHERE id = p_batch FOR UPDATE;
+    IF b.token <> p_token OR b.state <> 'claimed' THEN
+        RAISE EXCEPTION 'batch % is no longer this worker''s (its lease was lost)', p_batch
+            USING ERRCODE = 'XQ001';
+    END IF;
+    IF r.state <> 'open' THEN
+        RAISE EXCEPTION 'run % is %', r.id, r.state USING ERRCODE = 'XQ002';
+    END IF;
+    RETURN b;
+END $$;
+
+-- The batch p_batch, locked until the transaction ends, if p_token holds it and its
+-- run is open: SQLSTATE XQ001 when the token no longer holds it (its lease was lost),
+-- XQ002 when the run is closed. The run is not locked.
+CREATE FUNCTION xq.held_batch_only(p_batch bigint, p_token uuid) RETURNS xq.batches
+LANGUAGE plpgsql SET search_path = xq, pg_temp AS $$
+DECLARE
+    b xq.batches%ROWTYPE;
+BEGIN
+    SELECT * INTO b FROM xq.batches WHERE id = p_batch FOR UPDATE;
+    IF NOT FOUND OR b.token <> p_token OR b.state <> 'claimed' THEN
+        RAISE EXCEPTION 'batch % is no longer this worker''s (its lease was lost)', p_batch
+            USING ERRCODE = 'XQ001';
+    END IF;
+    PERFORM xq.open_run(b.run_id);
+    RETURN b;
+END $$;
+
+-- Raises XQ002 when run p_run is not open.
+CREATE FUNCTION xq.open_run(p_run bigint) RETURNS void
+LANGUAGE plpgsql SET search_path = xq, pg_temp AS $$
+DECLARE
+    run_state text := (SELECT u.state FROM xq.runs AS u WHERE u.id = p_run);
+BEGIN
+    IF run_state IS DISTINCT FROM 'open' THEN
+        RAISE EXCEPTION 'run % is %', p_run, coalesce(run_state, 'gone') USING ERRCODE = 'XQ002';
+    END IF;
+END $$;
+
+-- As version 3's (the same checks, in the same order, with the same words), with the
+-- locks as said above.
+CREATE OR REPLACE FUNCTION xq.submit_batch(p_batch bigint, p_token uuid, p_entries text[],
+    p_busy_s double precision)
+RETURNS TABLE (state text, status text, exit_code integer)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
+DECLARE
+    b xq.batches%ROWTYPE;
+    r xq.runs%ROWTYPE;
+    pairings integer;
+    refused text;
+    faults bigint;
+    d bigint[];
+    ending record;
+BEGIN
+    b := xq.held_batch_only(p_batch, p_token);
+    -- What the check reads of the run (kind, engines, pairings) never changes.
+    SELECT * INTO r FROM xq.runs WHERE id = b.run_id;
+    IF r.kind <> 'match' THEN
+        PERFORM xq.refuse_games(p_batch, format('run %s is a %s, not a match', r.id, r.kind));
+    END IF;
+    IF r.engines IS NULL THEN
+        PERFORM xq.refuse_games(p_batch, format(
+            'run %s has no engines on record (stored by an older runner; `db init` as its owner fills them)', r.id));
+    END IF;
+    IF cardinality(p_entries) IS DISTINCT FROM 2 * b.pairs THEN
+        PERFORM xq.refuse_games(p_batch, format('%s games sent, the batch holds %s',
+            coalesce(cardinality(p_entries), 0), 2 * b.pairs));
+    END IF;
+    pairings := cardinality(r.pairings) / 2;
+    -- Every game read once, checked in one pass, and stored only if none is wrong: the
+    -- first problem in the order sent is the one named.
+    WITH sent AS MATERIALIZED (
+        -- Materialized: each entry is parsed and its shape checked once, however often
+        -- the queries below name it.
+        SELECT u.i, u.t, j.e, xq.entry_problem(j.e) AS shape
+        FROM unnest(p_entries) WITH ORDINALITY AS u(t, i),
+             LATERAL (SELECT CASE WHEN length(u.t) <= 1048576 THEN xq.entry_json(u.t) END AS e) AS j
+    ), read AS MATERIALIZED (
+        SELECT s.i, s.t, s.e, s.shape, xq.json_integer(s.e->'pair') AS pair,
+               xq.json_integer(s.e->'game') AS game, s.e->>'result' AS result,
+               xq.reason_kind(s.e->>'reason') AS kind
+        FROM sent AS s
+    ), placed AS (
+        SELECT d.*,
+               CASE WHEN d.pair BETWEEN b.first_pair AND b.first_pair + b.pairs - 1
+                         AND d.game IN (0, 1) THEN
+                   r.engines[r.pairings[2 * (d.pair % pairings)::integer + 1 + d.game::integer] + 1]
+               END AS red,
+               CASE WHEN d.pair BETWEEN b.first_pair AND b.first_pair + b.pairs - 1
+                         AND d.game IN (0, 1) THEN
+                   r.engines[r.pairings[2 * (d.pair % pairings)::integer + 2 - d.game::integer] + 1]
+               END AS black
+        FROM read AS d
+    ), judged AS (
+        SELECT p.*,
+               CASE p.result WHEN '1-0' THEN p.black WHEN '0-1' THEN p.red END AS loser
+        FROM placed AS p
+    ), checked AS (
+        SELECT j.*, CASE
+            WHEN length(j.t) > 1048576 THEN format('game %s: longer than 1 MiB', j.i)
+            WHEN j.shape IS NOT NULL THEN format('game %s: %s', j.i, j.shape)
+            WHEN j.red IS NULL
+                THEN format('game %s: pair %s game %s is not one of pairs %s..%s', j.i,
+                            coalesce(j.e->>'pair', 'none'), coalesce(j.e->>'game', 'none'),
+                            b.first_pair, b.first_pair + b.pairs - 1)
+            WHEN j.e->>'red' IS DISTINCT FROM j.red OR j.e->>'black' IS DISTINCT FROM j.black
+                THEN format('pair %s game %s: Red %s and Black %s, the schedule says %s and %s',
+                            j.pair, j.game, j.e->'red', j.e->'black', j.red, j.black)
+            WHEN j.result IS NULL OR j.result NOT IN ('1-0', '0-1', '1/2-1/2') OR j.kind IS NULL
+                THEN format('pair %s game %s: result %s by %s is not known', j.pair, j.game,
+                            coalesce(j.e->'result', 'null'), coalesce(j.e->'reason', 'null'))
+            WHEN (j.kind = 'draw') <> (j.loser IS NULL)
+                 OR (j.kind = 'fault') <> (j.e->>'faulted' IS NOT NULL)
+                 OR (j.kind = 'fault' AND j.e->>'faulted' IS DISTINCT FROM j.loser)
+                THEN format('pair %s game %s: %s by %s (faulted %s) do not agree', j.pair, j.game,
+                            j.result, j.e->>'reason', coalesce(j.e->>'faulted', 'none'))
+            WHEN count(*) OVER (PARTITION BY j.pair, j.game) > 1
+                THEN format('pair %s game %s: sent twice', j.pair, j.game)
+        END AS problem
+        FROM judged AS j
+    ), first_problem AS (
+        SELECT c.problem FROM checked AS c WHERE c.problem IS NOT NULL ORDER BY c.i LIMIT 1
+    ), stored AS (
+        INSERT INTO xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason,
+                              faulted, over_clock)
+            SELECT b.run_id, c.pair, c.game, b.id, c.t, c.red, c.black, c.result,
+                   c.e->>'reason', c.e->>'faulted', c.e->'over_clock'
+            FROM checked AS c
+            WHERE NOT EXISTS (SELECT 1 FROM first_problem)
+            RETURNING xq.games.reason
+    )
+    SELECT (SELECT f.problem FROM first_problem AS f),
+           (SELECT count(*) FILTER (WHERE xq.reason_kind(g.reason) = 'fault') FROM stored AS g)
+        INTO refused, faults;
+    IF refused IS NOT NULL THEN
+        PERFORM xq.refuse_games(p_batch, refused);
+    END IF;
+    d := xq.first_pairing_penta(b.run_id, pairings, b.id);
+    UPDATE xq.batches SET state = 'done', done_at = now() WHERE id = p_batch;
+    -- The run's lock, for the counts and the end: a run that closed while the games
+    -- were checked takes none of them (the transaction is undone).
+    PERFORM 1 FROM xq.runs WHERE id = b.run_id FOR NO KEY UPDATE;
+    PERFORM xq.open_run(b.run_id);
+    UPDATE xq.runs SET pairs_done = pairs_done + b.pairs, games_done = games_done + 2 * b.pairs,
+            penta = ARRAY[penta[1] + d[1], penta[2] + d[2], penta[3] + d[3], penta[4] + d[4],
+                          penta[5] + d[5]]
+        WHERE id = b.run_id;
+    INSERT INTO xq.run_workers AS w (run_id, worker, batches, games, faults, busy_s)
+        VALUES (b.run_id, b.worker, 1, 2 * b.pairs, faults,
+                least(greatest(coalesce(p_busy_s, 0), 0),
+                      extract(epoch from now() - b.claimed_at)::double precision))
+        ON CONFLICT (run_id, worker) DO UPDATE SET batches = w.batches + 1,
+            games = w.games + excluded.games, faults = w.faults + excluded.faults,
+            busy_s = w.busy_s + excluded.busy_s, last_at = now();
+    SELECT * INTO ending FROM xq.run_ending(b.run_id);
+    IF FOUND THEN
+        UPDATE xq.runs SET state = ending.state, status = ending.status,
+                exit_code = ending.exit_code, ended_at = now()
+            WHERE id = b.run_id;
+        -- Workers waiting for the run's last leases may stop waiting.
+        PERFORM pg_notify('xq_runs', b.run_id::text);
+        RETURN QUERY SELECT ending.state, ending.status, ending.exit_code;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT 'open'::text, 'open'::text, NULL::integer;
+END $$;
+-- End of the submit block.
 -- ---------------------------------------------------------------------------------
 
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA xq FROM PUBLIC;
