@@ -13,6 +13,7 @@ pub mod fleet;
 pub mod game;
 pub mod openings;
 pub mod output;
+pub mod play;
 pub mod schedule;
 pub mod signals;
 pub mod stats;

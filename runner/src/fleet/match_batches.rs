@@ -13,12 +13,12 @@ use std::time::Instant;
 
 use tokio::sync::watch;
 
-use super::pool::{PairPlayed, Pool};
 use super::worker::{
     heartbeat, next_batch_pairs, renew, retry, Assignment, FaultTally, Link, Stay, Stop,
     WorkerOptions,
 };
-use crate::schedule::RunState;
+use crate::play::pool::{Order, PairEnd, Pool, Report};
+use crate::play::RunState;
 use crate::store::finished::FinishedGames;
 use crate::store::journal::JournalEntry;
 use crate::store::layout::{Jobs, Pending};
@@ -59,7 +59,7 @@ pub(super) async fn play_run(
     let mut pool = Pool::start(
         &context,
         std::mem::take(&mut assignment.slots),
-        options.concurrency,
+        options.concurrency.max(1),
     );
     let mut held = BTreeMap::new();
     let result = drive(options, link, assignment, &mut pool, &mut held, first).await;
@@ -81,17 +81,26 @@ async fn drive(
     options: &WorkerOptions,
     link: &mut Link,
     assignment: &mut Assignment,
-    pool: &mut Pool,
+    pool: &mut Pool<i64>,
     held: &mut BTreeMap<i64, Held>,
     first: Claim,
 ) -> Result<Stay, Stop> {
     let context = std::sync::Arc::clone(&assignment.prepared.context);
     let jobs = Jobs::new(context.plan.pairings.clone(), context.plan.pairs);
-    let take = |pool: &Pool, held: &mut BTreeMap<i64, Held>, claim: Claim| {
+    let take = |pool: &Pool<i64>, held: &mut BTreeMap<i64, Held>, claim: Claim| {
         let (state, watch_state) = watch::channel(RunState::Running);
         let pairs =
             Pending::new(&jobs, FinishedGames::default()).within(claim.first_pair, claim.pairs);
-        let out = pool.add(claim.batch, pairs, &watch_state);
+        let orders: Vec<_> = pairs
+            .map(|pair| Order {
+                tag: claim.batch,
+                pair,
+                options: None,
+                state: watch_state.clone(),
+            })
+            .collect();
+        let out = orders.len() as u64;
+        pool.add(orders);
         held.insert(
             claim.batch,
             Held {
@@ -137,16 +146,23 @@ async fn drive(
             };
         }
         tokio::select! {
-            done = pool.next_done() => {
-                let Some(done) = done else {
-                    return Ok(Stay::On);
+            report = pool.next() => {
+                let (batch, end) = match report {
+                    None => return Ok(Stay::On),
+                    Some(Report::Game(batch, entry)) => {
+                        if let Some(h) = held.get_mut(&batch) {
+                            h.games.push(*entry);
+                        }
+                        continue;
+                    }
+                    Some(Report::Pair(batch, end)) => (batch, end),
                 };
-                let Some(h) = held.get_mut(&done.batch) else { continue };
+                let Some(h) = held.get_mut(&batch) else { continue };
                 h.out -= 1;
-                match done.played {
-                    PairPlayed::Whole(games) => h.games.extend(games),
-                    PairPlayed::Dropped => h.stop(),
-                    PairPlayed::Failed(why) => {
+                match end {
+                    PairEnd::Whole => {}
+                    PairEnd::Dropped => h.stop(),
+                    PairEnd::Failed(why) => {
                         eprintln!("error: run {run}: {why}; this worker leaves the run");
                         retry!(link, "refusing a run", |db| db.refuse(run, &options.name, &why))?;
                         return Ok(Stay::Leave);
@@ -155,7 +171,7 @@ async fn drive(
                 if h.out > 0 {
                     continue;
                 }
-                let Some(h) = held.remove(&done.batch) else { continue };
+                let Some(h) = held.remove(&batch) else { continue };
                 if h.dropped {
                     // A batch not given back returns to the pool when its lease runs out.
                     if let Err(e) = link.db.release(&h.claim).await {

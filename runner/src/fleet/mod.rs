@@ -6,8 +6,7 @@
 //! | file | what |
 //! |---|---|
 //! | `prepare.rs` | a stored run made ready to play on this machine (config, openings, bench check) |
-//! | `pool.rs` | the worker's engine slots, fed with the pairs of every batch it holds |
-//! | `match_batches.rs` | a match run's batches back to back: the next claimed before the last pair, submits while the slots play |
+//! | `match_batches.rs` | a match run's batches back to back on the slot pool (`crate::play`): the next claimed before the last pair, submits while the slots play |
 //! | `worker.rs` | the worker loop: claim, play, renew, submit, retry, stop |
 //! | `submit.rs` | storing a run |
 //! | `status.rs` | the state of a run, as text or JSON |
@@ -21,7 +20,6 @@
 pub mod cache;
 pub mod fit;
 mod match_batches;
-mod pool;
 pub mod prepare;
 pub mod purge;
 pub mod report;

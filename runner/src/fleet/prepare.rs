@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::tune_run::TuneRun;
 use crate::client::bench_signature;
 use crate::config::{parse, Loaded, Override};
-use crate::schedule::engines::RunContext;
+use crate::play::engines::RunContext;
 use crate::schedule::tournament::load_openings;
 use crate::store::meta::InputFile;
 use crate::store::pg::runs::RunRow;

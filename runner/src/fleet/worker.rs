@@ -14,11 +14,11 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::cache::{fetch_run, Cache, Ready};
-use super::pool;
 use super::prepare::{prepare, Prepared};
 use crate::exit;
-use crate::schedule::engines::Engines;
-use crate::schedule::RunState;
+use crate::play::engines::Engines;
+use crate::play::pool;
+use crate::play::RunState;
 use crate::store::pg::batches::Claim;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::{Db, DbError, Target};
@@ -242,7 +242,7 @@ pub async fn work(options: WorkerOptions) -> u8 {
         }
     };
     for (_, a) in assignments.drain() {
-        pool::close(a.slots).await;
+        pool::close_all(a.slots).await;
     }
     code
 }

@@ -9,20 +9,17 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use thiserror::Error;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use super::ending::{self, Ending};
-use super::engines::RunContext;
 use super::errors::{OpeningsError, OutputDirError};
 use super::folder::{self, Start as FolderStart};
 use super::folder_lock::FolderLock;
 use super::preflight::{preflight, unknown_options_line};
-use super::worker::{worker, Report};
-use super::RunState;
 use crate::config::book_use;
 use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
@@ -32,6 +29,9 @@ use crate::output::over_clock;
 use crate::output::progress::Progress;
 use crate::output::summary::{over_clock_lines, ratings, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
+use crate::play::engines::RunContext;
+use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
+use crate::play::RunState;
 use crate::stats::{Estimate, StatsReport};
 use crate::store::belongs::RunGames;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
@@ -352,40 +352,37 @@ impl Session {
                 .map_or(plan.concurrency, |left| plan.concurrency.min(left))
         };
         let (state_tx, state_rx) = watch::channel(RunState::Running);
-        let (reports_tx, mut reports) = mpsc::channel::<Report>(workers.max(1) * 2);
         let run = Arc::new(RunContext {
             plan: plan.clone(),
             openings,
         });
         let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
-        let queue = Arc::new(Mutex::new(queue));
-        let handles: Vec<_> = (0..workers)
-            .map(|slot| {
-                tokio::spawn(worker(
-                    Arc::clone(&run),
-                    jobs.clone(),
-                    Arc::clone(&queue),
-                    reports_tx.clone(),
-                    state_rx.clone(),
-                    slot,
-                ))
-            })
-            .collect();
-        drop(reports_tx);
+        let mut pool = Pool::start(&run, Vec::new(), workers);
+        let mut queue = Queuer {
+            pending: queue,
+            state: state_rx,
+        };
+        // Two pairs a slot ahead: a slot that ends a pair finds the next one queued.
+        queue.top_up(&pool, 2 * workers);
         let interrupted = Arc::new(AtomicBool::new(false));
         let signals = tokio::spawn(stop_on_signal(state_tx.clone(), Arc::clone(&interrupted)));
 
         let interval = plan.output.report_interval;
         let mut moves = 0;
         let mut verdict_reached = false;
-        while let Some(report) = reports.recv().await {
+        while let Some(report) = pool.next().await {
             let entry = match report {
-                Report::Game(entry) => entry,
-                Report::Failed(why) => {
+                Report::Game((), entry) => entry,
+                Report::Pair((), PairEnd::Failed(why)) => {
                     progress.println(&format!("error: {why}; stopping"));
                     ending.get_or_insert_with(|| Ending::aborted(&why));
                     // Fails only when no slot listens any more: then none is playing.
                     let _ = state_tx.send(RunState::Stopping);
+                    pool.finish();
+                    continue;
+                }
+                Report::Pair((), _) => {
+                    queue.top_up(&pool, 1);
                     continue;
                 }
             };
@@ -431,15 +428,10 @@ impl Session {
             if ending.is_some() {
                 // Fails only when no slot listens any more: then none is playing.
                 let _ = state_tx.send(RunState::Stopping);
+                pool.finish();
             }
         }
-        for handle in handles {
-            // A slot that panicked has lost only its game in progress (not journaled):
-            // the others' games stand, but the panic is a bug worth seeing.
-            if let Err(e) = handle.await {
-                tracing::warn!("a game slot ended abnormally: {e}");
-            }
-        }
+        close_all(pool.close().await).await;
         signals.abort();
         progress.finish();
         let ending = if interrupted.load(Ordering::SeqCst) {
@@ -458,6 +450,36 @@ impl Session {
             moves,
             run,
         })
+    }
+}
+
+/// What a run queues next: its pending pairs in order, all under the run's one state.
+struct Queuer {
+    pending: Pending,
+    state: watch::Receiver<RunState>,
+}
+
+impl Queuer {
+    /// Queues up to `n` more pairs; once none is left, lets the slots end.
+    fn top_up(&mut self, pool: &Pool<()>, n: usize) {
+        if *self.state.borrow() == RunState::Stopping {
+            pool.finish();
+            return;
+        }
+        let mut added = 0;
+        let state = &self.state;
+        pool.add(self.pending.by_ref().take(n).map(|pair| {
+            added += 1;
+            Order {
+                tag: (),
+                pair,
+                options: None,
+                state: state.clone(),
+            }
+        }));
+        if added < n {
+            pool.finish();
+        }
     }
 }
 

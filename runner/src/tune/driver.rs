@@ -27,9 +27,9 @@ use super::spsa::Gains;
 use crate::config::{FaultKind, FaultLimits};
 use crate::exit;
 use crate::game::EndReason;
-use crate::schedule::engines::RunContext;
+use crate::play::engines::RunContext;
+use crate::play::RunState;
 use crate::schedule::folder_lock::FolderLock;
-use crate::schedule::RunState;
 
 /// Why a tune ended without its files.
 #[derive(Debug, thiserror::Error)]

@@ -15,8 +15,8 @@ use xq_core::board::Color;
 use super::journal::Record;
 use super::spsa::{Gains, IterationRng, Schedule, Step};
 use crate::game::EndReason;
-use crate::schedule::engines::{Engines, RunContext};
-use crate::schedule::RunState;
+use crate::play::engines::{Engines, RunContext};
+use crate::play::RunState;
 use crate::store::layout::Job;
 
 /// One iteration as handed out.

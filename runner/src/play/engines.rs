@@ -1,16 +1,17 @@
-//! The engines of one worker: one process per engine of the run, started when first
-//! needed, reused across games (new game + isready) and restarted after a fault. Both
-//! the local workers and the workers of a distributed run play their games through
-//! [`Engines::play`], so every game is played and judged by the same code.
+//! The engines of one slot: one process per engine of the run, started when first
+//! needed, reused across games (new game + isready) and restarted after a fault. Every
+//! game of every workload is played through [`Engines::play`], so all are played and
+//! judged by the same code.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::watch;
 use xq_core::board::Color;
 
 use super::RunState;
-use crate::client::{EngineError, EngineSession};
+use crate::client::{EngineError, EngineSession, EngineSpec};
 use crate::config::Plan;
 use crate::game::{play_game, EndReason, GameStart, Outcome, PlayedGame, Player, StartError};
 use crate::openings::{OpeningBook, Schedule};
@@ -53,12 +54,17 @@ impl RunContext {
     }
 }
 
-/// The engine processes of one worker, by engine index.
+/// Each engine's options (by engine index) in place of the run's own, for one pair.
+pub type PairOptions = Arc<Vec<Vec<(String, String)>>>;
+
+/// The engine processes of one slot, by engine index.
 #[derive(Debug, Default)]
 pub struct Engines {
     sessions: HashMap<usize, EngineSession>,
-    /// The core this worker's engines are pinned to (`tournament.affinity`).
+    /// The core this slot's engines are pinned to (`tournament.affinity`).
     cpu: Option<usize>,
+    /// The options engines start with when not the run's ([`Engines::restart_with`]).
+    options: Option<PairOptions>,
 }
 
 impl Engines {
@@ -68,6 +74,7 @@ impl Engines {
     pub fn for_slot(plan: &Plan, slot: usize) -> Engines {
         Engines {
             sessions: HashMap::new(),
+            options: None,
             cpu: plan
                 .affinity
                 .then(|| crate::client::affinity::core_for_slot(slot))
@@ -168,8 +175,8 @@ impl Engines {
             if self.sessions.contains_key(&engine) {
                 continue;
             }
-            let spec = &run.plan.engines[engine].spec;
-            match EngineSession::start_pinned(spec, run.plan.timeouts, self.cpu).await {
+            let spec = self.spec(run, engine);
+            match EngineSession::start_pinned(&spec, run.plan.timeouts, self.cpu).await {
                 Ok(session) => {
                     self.sessions.insert(engine, session);
                 }
@@ -179,11 +186,34 @@ impl Engines {
         None
     }
 
-    /// Ends every engine politely.
-    pub async fn close(mut self) {
+    /// The command and options engine `engine` starts with.
+    fn spec<'a>(&self, run: &'a RunContext, engine: usize) -> std::borrow::Cow<'a, EngineSpec> {
+        let spec = &run.plan.engines[engine].spec;
+        match self.options.as_ref().and_then(|o| o.get(engine)) {
+            Some(options) => std::borrow::Cow::Owned(EngineSpec {
+                options: options.clone(),
+                ..spec.clone()
+            }),
+            None => std::borrow::Cow::Borrowed(spec),
+        }
+    }
+
+    /// Ends the running engines: the next game starts them with `options` (the run's
+    /// own when `None`).
+    pub async fn restart_with(&mut self, options: Option<PairOptions>) {
+        self.quit_all().await;
+        self.options = options;
+    }
+
+    async fn quit_all(&mut self) {
         for (_, session) in self.sessions.drain() {
             session.quit().await;
         }
+    }
+
+    /// Ends every engine politely.
+    pub async fn close(mut self) {
+        self.quit_all().await;
     }
 }
 
