@@ -1,23 +1,22 @@
-//! The tune loop: iterations handed out in order, each one pair played through the
-//! runner's own game code ([`Engines::play`]) between two copies of the engine, one at
-//! theta + c_k * flip and one at theta - c_k * flip; each result journalled, then
-//! applied to theta, the moment it arrives.
+//! The tune loop: iterations handed out in order, each one pair queued on the slot pool
+//! (`crate::play`) between two copies of the engine, one at theta + c_k * flip and one
+//! at theta - c_k * flip; each result journalled, then applied to theta, the moment it
+//! arrives.
 //!
 //! At concurrency C, up to C iterations are in flight. Iteration k takes theta and its
 //! gains c_k, R_k when it is handed out, and its update is applied to theta as it is when
 //! the result arrives: every k is used exactly once, in order of hand-out, but theta has
 //! moved by up to C - 1 other updates in between (see `docs/tuning.md`).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::watch;
-use tokio::task::JoinSet;
 
 use super::config::TunePlan;
 use super::folder;
-use super::iteration::{assign, play_pair, update, PairEnd};
+use super::iteration::{assign, pair_options, plus_colour, update, Assignment};
 use super::journal::{TuneJournal, TUNE_JOURNAL};
 use super::options;
 use super::outputs::TuneSummary;
@@ -28,8 +27,11 @@ use crate::config::{FaultKind, FaultLimits};
 use crate::exit;
 use crate::game::EndReason;
 use crate::play::engines::RunContext;
+use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
 use crate::play::RunState;
 use crate::schedule::folder_lock::FolderLock;
+use crate::store::journal::JournalEntry;
+use crate::store::layout::PairJob;
 
 /// Why a tune ended without its files.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +86,30 @@ impl Faults {
         *count += 1;
         let limit = limits.limit(kind);
         (*count > limit).then(|| format!("{count} {} ({} = {limit})", kind.what(), kind.key()))
+    }
+}
+
+/// An iteration on a slot: its assignment, and the theta+ side's score and the reason
+/// of each of its games as they end.
+struct InFlight {
+    a: Assignment,
+    scores: [f64; 2],
+    reasons: [EndReason; 2],
+}
+
+impl InFlight {
+    fn new(a: Assignment) -> InFlight {
+        InFlight {
+            a,
+            scores: [0.5; 2],
+            reasons: [EndReason::MaxPlies; 2],
+        }
+    }
+
+    fn add(&mut self, entry: &JournalEntry) {
+        let game = usize::from(entry.game.min(1));
+        self.scores[game] = entry.result.score_for(plus_colour(entry.game));
+        self.reasons[game] = entry.reason;
     }
 }
 
@@ -157,52 +183,57 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
         plan.engines[1].spec.options.clone(),
     ];
     let workers = plan.concurrency.min(pending.len());
-    let mut contexts: Vec<RunContext> = (0..workers)
-        .map(|_| RunContext {
-            plan: plan.clone(),
-            openings: openings.clone(),
-        })
-        .collect();
-    let mut in_flight = JoinSet::new();
+    let run = Arc::new(RunContext {
+        plan: plan.clone(),
+        openings,
+    });
+    let mut pool = Pool::start(&run, Vec::new(), workers);
+    let mut in_flight: HashMap<u64, InFlight> = HashMap::new();
     let mut stop: Option<String> = None;
     let mut faults = Faults::default();
     loop {
-        while stop.is_none()
-            && *state_rx.borrow() == RunState::Running
-            && !contexts.is_empty()
-            && !pending.is_empty()
+        // One iteration a free slot, handed out with theta as it is now.
+        while stop.is_none() && *state_rx.borrow() == RunState::Running && in_flight.len() < workers
         {
-            let (Some(run), Some(k)) = (contexts.pop(), pending.pop_front()) else {
-                break;
-            };
+            let Some(k) = pending.pop_front() else { break };
             let a = assign(plan.seed, &tune.schedule, &gains, &theta, k);
-            in_flight.spawn(play_pair(
-                run,
-                fixed.clone(),
-                Arc::clone(&names),
-                a,
-                state_rx.clone(),
-            ));
+            pool.add([Order {
+                tag: k,
+                pair: PairJob {
+                    pair: k - 1,
+                    todo: [true, true],
+                },
+                options: Some(pair_options(&fixed, &names, &a)),
+                state: state_rx.clone(),
+            }]);
+            in_flight.insert(k, InFlight::new(a));
         }
-        let Some(joined) = in_flight.join_next().await else {
-            break;
+        if in_flight.is_empty() {
+            pool.finish();
+        }
+        let (k, end) = match pool.next().await {
+            None => break,
+            Some(Report::Game(k, entry)) => {
+                if let Some(pair) = in_flight.get_mut(&k) {
+                    pair.add(&entry);
+                }
+                continue;
+            }
+            Some(Report::Pair(k, end)) => (k, end),
         };
-        let Ok((run, a, end)) = joined else {
-            stop.get_or_insert_with(|| "a pair's task failed".to_owned());
-            let _ = state_tx.send(RunState::Stopping);
+        let Some(InFlight { a, scores, reasons }) = in_flight.remove(&k) else {
             continue;
         };
-        contexts.push(run);
-        let (scores, reasons) = match end {
-            PairEnd::Played(scores, reasons) => (scores, reasons),
-            PairEnd::Stopped => continue,
+        match end {
+            PairEnd::Whole => {}
+            PairEnd::Dropped => continue,
             PairEnd::Failed(why) => {
                 progress.println(&format!("error: {why}; stopping"));
                 stop.get_or_insert(why);
                 let _ = state_tx.send(RunState::Stopping);
                 continue;
             }
-        };
+        }
         let (after, record) = match update(&a, &names, &gains, &theta, scores) {
             Ok(updated) => updated,
             Err(e) => {
@@ -232,6 +263,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
             }
         }
     }
+    close_all(pool.close().await).await;
     signals.abort();
     progress.finish();
     let finished = records.len() as u64 == n;

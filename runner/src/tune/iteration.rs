@@ -15,7 +15,7 @@ use xq_core::board::Color;
 use super::journal::Record;
 use super::spsa::{Gains, IterationRng, Schedule, Step};
 use crate::game::EndReason;
-use crate::play::engines::{Engines, RunContext};
+use crate::play::engines::{Engines, PairOptions, RunContext};
 use crate::play::RunState;
 use crate::store::layout::Job;
 
@@ -149,6 +149,37 @@ pub fn update(
             result: record.result,
         }),
     }
+}
+
+/// The colour of the theta+ side (engine 0) in game `game` of a pair: Red first.
+#[must_use]
+pub fn plus_colour(game: u8) -> Color {
+    if game == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    }
+}
+
+/// The options of an iteration's two engines: each side's fixed options, then the
+/// rounded values of its side (theta+ for engine 0, theta- for engine 1).
+#[must_use]
+pub fn pair_options(
+    fixed: &[Vec<(String, String)>; 2],
+    names: &[String],
+    a: &Assignment,
+) -> PairOptions {
+    let side = |fixed: &Vec<(String, String)>, values: &[i64]| {
+        let mut options = fixed.clone();
+        options.extend(
+            names
+                .iter()
+                .zip(values)
+                .map(|(n, v)| (n.clone(), v.to_string())),
+        );
+        options
+    };
+    Arc::new(vec![side(&fixed[0], &a.plus), side(&fixed[1], &a.minus)])
 }
 
 /// How a pair ended.
