@@ -1,6 +1,6 @@
 //! One batch of a tune run on a worker: its iterations take theta as the server took it
 //! at the claim (their flips, gains and rounded values made as a local tune makes them),
-//! their pairs are played on the worker's slots with the local tuner's pair code, the
+//! their pairs are played on the slot pool as a local tune's are, the
 //! lease renewed meanwhile; then the two games of each iteration are submitted, and the
 //! server applies them to theta as it is when the batch commits (`schema_v4.sql`).
 //!
@@ -8,20 +8,21 @@
 //! it, theta never saw it, and the server hands its pairs out again, with theta as it
 //! is then.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::watch;
-use tokio::task::JoinSet;
 
 use super::tune_run::TuneRun;
 use super::worker::{Link, Stay, Stop, WorkerOptions};
 use crate::game::EndReason;
 use crate::play::engines::RunContext;
+use crate::play::pool::{close_all, PairEnd, Pool, Report};
 use crate::play::RunState;
 use crate::store::pg::batches::Claim;
 use crate::store::pg::DbError;
-use crate::tune::iteration::{assign, play_pair, Assignment, PairEnd};
+use crate::tune::iteration::{assign, Assignment, InFlight};
 
 /// How a batch's pairs ended.
 enum Played {
@@ -32,56 +33,54 @@ enum Played {
     Failed(String),
 }
 
-/// Plays the assignments on at most `slots` pairs at once.
+/// Plays the assignments on at most `slots` pairs at once, on the slot pool; a pair
+/// that cannot start stops the batch (`state`).
 async fn play_all(
     tune: &TuneRun,
-    context: &RunContext,
+    context: &Arc<RunContext>,
     assignments: Vec<Assignment>,
     slots: usize,
-    state: &watch::Receiver<RunState>,
+    state: &watch::Sender<RunState>,
 ) -> Played {
-    let mut pending = assignments.into_iter();
-    let mut in_flight = JoinSet::new();
-    let mut spare = slots.max(1);
+    let mut pool = Pool::start(context, Vec::new(), slots.max(1).min(assignments.len()));
+    let mut in_flight: HashMap<u64, InFlight> = assignments
+        .into_iter()
+        .map(|a| (a.k, InFlight::new(a)))
+        .collect();
+    let mut orders: Vec<_> = in_flight
+        .values()
+        .map(|pair| pair.order(&tune.fixed, &tune.names, &state.subscribe()))
+        .collect();
+    orders.sort_by_key(|o| o.tag);
+    pool.add(orders);
+    pool.finish();
     let mut played = Vec::new();
     let mut reasons = Vec::new();
     let mut verdict = None;
-    loop {
-        while verdict.is_none() && spare > 0 {
-            let Some(a) = pending.next() else { break };
-            spare -= 1;
-            let run = RunContext {
-                plan: context.plan.clone(),
-                openings: context.openings.clone(),
-            };
-            in_flight.spawn(play_pair(
-                run,
-                tune.fixed.clone(),
-                Arc::clone(&tune.names),
-                a,
-                state.clone(),
-            ));
-        }
-        let Some(joined) = in_flight.join_next().await else {
-            break;
-        };
-        spare += 1;
-        match joined {
-            Ok((_, a, PairEnd::Played(scores, why))) => {
-                played.push((a, scores));
-                reasons.extend(why);
+    while let Some(report) = pool.next().await {
+        match report {
+            Report::Game(k, entry) => {
+                if let Some(pair) = in_flight.get_mut(&k) {
+                    pair.add(&entry);
+                }
             }
-            Ok((_, _, PairEnd::Stopped)) => {
+            Report::Pair(k, PairEnd::Whole) => {
+                if let Some(pair) = in_flight.remove(&k) {
+                    played.push((pair.a, pair.scores));
+                    reasons.extend(pair.reasons);
+                }
+            }
+            Report::Pair(_, PairEnd::Dropped) => {
                 verdict.get_or_insert(Played::Dropped);
             }
-            Ok((_, _, PairEnd::Failed(why))) => {
+            Report::Pair(_, PairEnd::Failed(why)) => {
                 verdict.get_or_insert(Played::Failed(why));
-            }
-            Err(e) => {
-                verdict.get_or_insert(Played::Failed(format!("a pair's task failed: {e}")));
+                // Nobody else listens only once the batch is over.
+                let _ = state.send(RunState::Stopping);
             }
         }
     }
+    close_all(pool.close().await).await;
     if let Some(v) = verdict {
         return v;
     }
@@ -121,12 +120,12 @@ pub(super) async fn play_and_submit(
     let assignments: Vec<Assignment> = (claim.first_pair..claim.first_pair + claim.pairs)
         .map(|pair| assign(seed, schedule, &tune.gains, &theta, pair + 1))
         .collect();
-    let (batch_tx, batch_rx) = watch::channel(RunState::Running);
+    let (batch_tx, _) = watch::channel(RunState::Running);
     let mut renewal = tokio::time::interval(options.lease / 3);
     renewal.tick().await;
     let mut stop = link.stop.clone();
     let played = {
-        let play = play_all(tune, context, assignments, options.concurrency, &batch_rx);
+        let play = play_all(tune, context, assignments, options.concurrency, &batch_tx);
         tokio::pin!(play);
         loop {
             tokio::select! {

@@ -16,7 +16,7 @@ use tokio::sync::watch;
 
 use super::config::TunePlan;
 use super::folder;
-use super::iteration::{assign, pair_options, plus_colour, update, Assignment};
+use super::iteration::{assign, update, InFlight};
 use super::journal::{TuneJournal, TUNE_JOURNAL};
 use super::options;
 use super::outputs::TuneSummary;
@@ -27,11 +27,9 @@ use crate::config::{FaultKind, FaultLimits};
 use crate::exit;
 use crate::game::EndReason;
 use crate::play::engines::RunContext;
-use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
+use crate::play::pool::{close_all, PairEnd, Pool, Report};
 use crate::play::RunState;
 use crate::schedule::folder_lock::FolderLock;
-use crate::store::journal::JournalEntry;
-use crate::store::layout::PairJob;
 
 /// Why a tune ended without its files.
 #[derive(Debug, thiserror::Error)]
@@ -86,30 +84,6 @@ impl Faults {
         *count += 1;
         let limit = limits.limit(kind);
         (*count > limit).then(|| format!("{count} {} ({} = {limit})", kind.what(), kind.key()))
-    }
-}
-
-/// An iteration on a slot: its assignment, and the theta+ side's score and the reason
-/// of each of its games as they end.
-struct InFlight {
-    a: Assignment,
-    scores: [f64; 2],
-    reasons: [EndReason; 2],
-}
-
-impl InFlight {
-    fn new(a: Assignment) -> InFlight {
-        InFlight {
-            a,
-            scores: [0.5; 2],
-            reasons: [EndReason::MaxPlies; 2],
-        }
-    }
-
-    fn add(&mut self, entry: &JournalEntry) {
-        let game = usize::from(entry.game.min(1));
-        self.scores[game] = entry.result.score_for(plus_colour(entry.game));
-        self.reasons[game] = entry.reason;
     }
 }
 
@@ -196,17 +170,9 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
         while stop.is_none() && *state_rx.borrow() == RunState::Running && in_flight.len() < workers
         {
             let Some(k) = pending.pop_front() else { break };
-            let a = assign(plan.seed, &tune.schedule, &gains, &theta, k);
-            pool.add([Order {
-                tag: k,
-                pair: PairJob {
-                    pair: k - 1,
-                    todo: [true, true],
-                },
-                options: Some(pair_options(&fixed, &names, &a)),
-                state: state_rx.clone(),
-            }]);
-            in_flight.insert(k, InFlight::new(a));
+            let pair = InFlight::new(assign(plan.seed, &tune.schedule, &gains, &theta, k));
+            pool.add([pair.order(&fixed, &names, &state_rx)]);
+            in_flight.insert(k, pair);
         }
         if in_flight.is_empty() {
             pool.finish();

@@ -1,6 +1,6 @@
 //! One SPSA iteration, the same for a local tune and a tune on the workers: its
 //! assignment (the flips, the gains, the two rounded option sets) made from theta when it
-//! is handed out, its pair played through the runner's own game code, and its result
+//! is handed out, its pair's order for the slot pool and its games' scores, and its result
 //! applied to theta as theta is when the result arrives, giving the journal's record.
 //! The arithmetic lives here and in `spsa.rs` only, so both ways of tuning follow
 //! fishtest's formulas and its check vector alike.
@@ -15,9 +15,11 @@ use xq_core::board::Color;
 use super::journal::Record;
 use super::spsa::{Gains, IterationRng, Schedule, Step};
 use crate::game::EndReason;
-use crate::play::engines::{Engines, PairOptions, RunContext};
+use crate::play::engines::PairOptions;
+use crate::play::pool::Order;
 use crate::play::RunState;
-use crate::store::layout::Job;
+use crate::store::journal::JournalEntry;
+use crate::store::layout::PairJob;
 
 /// One iteration as handed out.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,70 +184,51 @@ pub fn pair_options(
     Arc::new(vec![side(&fixed[0], &a.plus), side(&fixed[1], &a.minus)])
 }
 
-/// How a pair ended.
+/// An iteration on a slot: its assignment, and the theta+ side's score and the reason
+/// of each of its games as they end.
 #[derive(Debug)]
-pub enum PairEnd {
-    /// The theta+ side's score in each game, and the reasons the games ended.
-    Played([f64; 2], [EndReason; 2]),
-    /// The tune stops: the pair is dropped.
-    Stopped,
-    /// A game could not start at all.
-    Failed(String),
+pub struct InFlight {
+    pub a: Assignment,
+    pub scores: [f64; 2],
+    pub reasons: [EndReason; 2],
 }
 
-/// Plays the pair of one iteration on fresh engines (each iteration's values are set at
-/// start-up, so no engine carries a table or history over from other values). `fixed`
-/// are each side's options that are not tuned.
-pub async fn play_pair(
-    mut run: RunContext,
-    fixed: [Vec<(String, String)>; 2],
-    names: Arc<Vec<String>>,
-    a: Assignment,
-    mut state: watch::Receiver<RunState>,
-) -> (RunContext, Assignment, PairEnd) {
-    for (side, values) in [(0, &a.plus), (1, &a.minus)] {
-        let mut options = fixed[side].clone();
-        options.extend(
-            names
-                .iter()
-                .zip(values)
-                .map(|(n, v)| (n.clone(), v.to_string())),
-        );
-        run.plan.engines[side].spec.options = options;
-    }
-    let mut engines = Engines::default();
-    let mut scores = [0.5; 2];
-    let mut reasons = [EndReason::MaxPlies; 2];
-    for game in 0..2u8 {
-        // Game 1: theta+ (engine 0) Red; game 2: colours swapped.
-        let (red, black) = if game == 0 { (0, 1) } else { (1, 0) };
-        let job = Job {
-            pair: a.k - 1,
-            game,
-            pairing: 0,
-            round: a.k - 1,
-            red,
-            black,
-        };
-        match engines.play(&run, job, &mut state).await {
-            Ok(Some(entry)) => {
-                let plus = if game == 0 { Color::Red } else { Color::Black };
-                scores[usize::from(game)] = entry.result.score_for(plus);
-                reasons[usize::from(game)] = entry.reason;
-            }
-            Ok(None) => {
-                engines.close().await;
-                return (run, a, PairEnd::Stopped);
-            }
-            Err(e) => {
-                engines.close().await;
-                let why = format!("iteration {} game {}: {e}", a.k, game + 1);
-                return (run, a, PairEnd::Failed(why));
-            }
+impl InFlight {
+    #[must_use]
+    pub fn new(a: Assignment) -> InFlight {
+        InFlight {
+            a,
+            scores: [0.5; 2],
+            reasons: [EndReason::MaxPlies; 2],
         }
     }
-    engines.close().await;
-    (run, a, PairEnd::Played(scores, reasons))
+
+    /// One of its games ended.
+    pub fn add(&mut self, entry: &JournalEntry) {
+        let game = usize::from(entry.game.min(1));
+        self.scores[game] = entry.result.score_for(plus_colour(entry.game));
+        self.reasons[game] = entry.reason;
+    }
+
+    /// The order that plays it on the pool: pair k - 1 (the round of its opening) on
+    /// fresh engines with its two sides' options.
+    #[must_use]
+    pub fn order(
+        &self,
+        fixed: &[Vec<(String, String)>; 2],
+        names: &[String],
+        state: &watch::Receiver<RunState>,
+    ) -> Order<u64> {
+        Order {
+            tag: self.a.k,
+            pair: PairJob {
+                pair: self.a.k - 1,
+                todo: [true, true],
+            },
+            options: Some(pair_options(fixed, names, &self.a)),
+            state: state.clone(),
+        }
+    }
 }
 
 #[cfg(test)]
