@@ -91,16 +91,12 @@ async fn drive(
         let (state, watch_state) = watch::channel(RunState::Running);
         let pairs =
             Pending::new(&jobs, FinishedGames::default()).within(claim.first_pair, claim.pairs);
-        let orders: Vec<_> = pairs
-            .map(|pair| Order {
-                tag: claim.batch,
-                pair,
-                options: None,
-                state: watch_state.clone(),
-            })
-            .collect();
-        let out = orders.len() as u64;
-        pool.add(orders);
+        let out = pool.add(pairs.map(|pair| Order {
+            tag: claim.batch,
+            pair,
+            options: None,
+            state: watch_state.clone(),
+        }));
         held.insert(
             claim.batch,
             Held {

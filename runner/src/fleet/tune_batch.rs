@@ -8,7 +8,7 @@
 //! it, theta never saw it, and the server hands its pairs out again, with theta as it
 //! is then.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -16,7 +16,6 @@ use tokio::sync::watch;
 
 use super::tune_run::TuneRun;
 use super::worker::{Link, Stay, Stop, WorkerOptions};
-use crate::game::EndReason;
 use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, PairEnd, Pool, Report};
 use crate::play::RunState;
@@ -24,38 +23,28 @@ use crate::store::pg::batches::Claim;
 use crate::store::pg::DbError;
 use crate::tune::iteration::{assign, Assignment, InFlight};
 
-/// How a batch's pairs ended.
-enum Played {
-    /// Every pair: its assignment and the theta+ side's scores, in iteration order,
-    /// and the reasons the games ended.
-    Whole(Vec<(Assignment, [f64; 2])>, Vec<EndReason>),
-    Dropped,
-    Failed(String),
-}
-
-/// Plays the assignments on at most `slots` pairs at once, on the slot pool; a pair
-/// that cannot start stops the batch (`state`).
+/// Plays the assignments on at most `slots` pairs at once, on the slot pool: every
+/// iteration in order of k, or how the batch stopped (a pair that cannot start stops
+/// it, through `state`).
 async fn play_all(
     tune: &TuneRun,
     context: &Arc<RunContext>,
     assignments: Vec<Assignment>,
     slots: usize,
     state: &watch::Sender<RunState>,
-) -> Played {
+) -> Result<Vec<InFlight>, PairEnd> {
     let mut pool = Pool::start(context, Vec::new(), slots.max(1).min(assignments.len()));
-    let mut in_flight: HashMap<u64, InFlight> = assignments
+    let mut in_flight: BTreeMap<u64, InFlight> = assignments
         .into_iter()
         .map(|a| (a.k, InFlight::new(a)))
         .collect();
-    let mut orders: Vec<_> = in_flight
-        .values()
-        .map(|pair| pair.order(&tune.fixed, &tune.names, &state.subscribe()))
-        .collect();
-    orders.sort_by_key(|o| o.tag);
-    pool.add(orders);
+    let watching = state.subscribe();
+    pool.add(
+        in_flight
+            .values()
+            .map(|pair| pair.order(&tune.fixed, &tune.names, &watching)),
+    );
     pool.finish();
-    let mut played = Vec::new();
-    let mut reasons = Vec::new();
     let mut verdict = None;
     while let Some(report) = pool.next().await {
         match report {
@@ -64,28 +53,20 @@ async fn play_all(
                     pair.add(&entry);
                 }
             }
-            Report::Pair(k, PairEnd::Whole) => {
-                if let Some(pair) = in_flight.remove(&k) {
-                    played.push((pair.a, pair.scores));
-                    reasons.extend(pair.reasons);
+            Report::Pair(_, PairEnd::Whole) => {}
+            Report::Pair(_, end) => {
+                if matches!(end, PairEnd::Failed(_)) {
+                    let _ = state.send(RunState::Stopping);
                 }
-            }
-            Report::Pair(_, PairEnd::Dropped) => {
-                verdict.get_or_insert(Played::Dropped);
-            }
-            Report::Pair(_, PairEnd::Failed(why)) => {
-                verdict.get_or_insert(Played::Failed(why));
-                // Nobody else listens only once the batch is over.
-                let _ = state.send(RunState::Stopping);
+                verdict.get_or_insert(end);
             }
         }
     }
     close_all(pool.close().await).await;
-    if let Some(v) = verdict {
-        return v;
+    match verdict {
+        Some(end) => Err(end),
+        None => Ok(in_flight.into_values().collect()),
     }
-    played.sort_by_key(|(a, _)| a.k);
-    Played::Whole(played, reasons)
 }
 
 /// Plays a claimed tune batch, renewing its lease, and submits it.
@@ -137,9 +118,10 @@ pub(super) async fn play_and_submit(
             }
         }
     };
-    let (played, reasons) = match played {
-        Played::Whole(played, reasons) => (played, reasons),
-        Played::Dropped => {
+    let played = match played {
+        Ok(whole) => whole,
+        Err(PairEnd::Failed(why)) => return leave(options, link, claim, &why).await,
+        Err(_) => {
             let _ = link.db.release(claim).await;
             return if *link.stop.borrow() {
                 Err(Stop::Signal)
@@ -147,10 +129,10 @@ pub(super) async fn play_and_submit(
                 Ok(Stay::On)
             };
         }
-        Played::Failed(why) => return leave(options, link, claim, &why).await,
     };
-    let faults = reasons.iter().filter(|r| r.is_fault()).count() as u64;
-    let games: Vec<String> = played.iter().map(|(_, scores)| games_of(*scores)).collect();
+    let reasons = played.iter().flat_map(|pair| pair.reasons);
+    let faults = reasons.filter(|r| r.is_fault()).count() as u64;
+    let games: Vec<String> = played.iter().map(|pair| games_of(pair.scores)).collect();
     let busy = began.elapsed();
     pause = std::time::Duration::from_millis(250);
     loop {

@@ -11,7 +11,7 @@ use tokio::sync::watch;
 use xq_core::board::Color;
 
 use super::RunState;
-use crate::client::{EngineError, EngineSession, EngineSpec};
+use crate::client::{EngineError, EngineSession};
 use crate::config::Plan;
 use crate::game::{play_game, EndReason, GameStart, Outcome, PlayedGame, Player, StartError};
 use crate::openings::{OpeningBook, Schedule};
@@ -175,7 +175,10 @@ impl Engines {
             if self.sessions.contains_key(&engine) {
                 continue;
             }
-            let spec = self.spec(run, engine);
+            let mut spec = run.plan.engines[engine].spec.clone();
+            if let Some(options) = self.options.as_ref().and_then(|o| o.get(engine)) {
+                spec.options.clone_from(options);
+            }
             match EngineSession::start_pinned(&spec, run.plan.timeouts, self.cpu).await {
                 Ok(session) => {
                     self.sessions.insert(engine, session);
@@ -184,18 +187,6 @@ impl Engines {
             }
         }
         None
-    }
-
-    /// The command and options engine `engine` starts with.
-    fn spec<'a>(&self, run: &'a RunContext, engine: usize) -> std::borrow::Cow<'a, EngineSpec> {
-        let spec = &run.plan.engines[engine].spec;
-        match self.options.as_ref().and_then(|o| o.get(engine)) {
-            Some(options) => std::borrow::Cow::Owned(EngineSpec {
-                options: options.clone(),
-                ..spec.clone()
-            }),
-            None => std::borrow::Cow::Borrowed(spec),
-        }
     }
 
     /// Ends the running engines: the next game starts them with `options` (the run's

@@ -57,6 +57,7 @@ pub enum Report<T> {
 
 /// The queue the slots take pairs from: a queue under a lock and a wake-up for slots
 /// waiting on an empty queue, closed once to let them end.
+#[derive(Debug)]
 struct Queue<T> {
     orders: Mutex<VecDeque<Order<T>>>,
     closed: AtomicBool,
@@ -99,6 +100,7 @@ impl<T> Queue<T> {
 }
 
 /// The slots of one run.
+#[derive(Debug)]
 pub struct Pool<T> {
     queue: Arc<Queue<T>>,
     reports: mpsc::UnboundedReceiver<Report<T>>,
@@ -143,8 +145,8 @@ impl<T: Copy + Send + 'static> Pool<T> {
         }
     }
 
-    /// Queues pairs, played in the order given.
-    pub fn add(&self, orders: impl IntoIterator<Item = Order<T>>) {
+    /// Queues pairs, played in the order given; returns how many.
+    pub fn add(&self, orders: impl IntoIterator<Item = Order<T>>) -> u64 {
         let mut added = 0;
         {
             let mut queue = match self.queue.orders.lock() {
@@ -160,6 +162,7 @@ impl<T: Copy + Send + 'static> Pool<T> {
         for _ in 0..added {
             self.queue.ready.notify_one();
         }
+        added
     }
 
     /// Pairs not taken by a slot yet.
@@ -193,15 +196,6 @@ impl<T: Copy + Send + 'static> Pool<T> {
             }
         }
         engines
-    }
-}
-
-impl<T> std::fmt::Debug for Pool<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pool")
-            .field("slots", &self.slots.len())
-            .field("unstarted", &self.queue.waiting.load(Ordering::SeqCst))
-            .finish_non_exhaustive()
     }
 }
 

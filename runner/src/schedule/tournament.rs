@@ -31,7 +31,7 @@ use crate::output::summary::{over_clock_lines, ratings, RunnerCost};
 use crate::output::text::{finished_line, rating_table, result_block};
 use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
-use crate::play::RunState;
+use crate::play::{stop_on_signal, RunState};
 use crate::stats::{Estimate, StatsReport};
 use crate::store::belongs::RunGames;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
@@ -365,7 +365,11 @@ impl Session {
         // Two pairs a slot ahead: a slot that ends a pair finds the next one queued.
         queue.top_up(&pool, 2 * workers);
         let interrupted = Arc::new(AtomicBool::new(false));
-        let signals = tokio::spawn(stop_on_signal(state_tx.clone(), Arc::clone(&interrupted)));
+        let signals = tokio::spawn(stop_on_signal(
+            "stopping games, killing engines, saving the results",
+            state_tx.clone(),
+            Arc::clone(&interrupted),
+        ));
 
         let interval = plan.output.report_interval;
         let mut moves = 0;
@@ -466,37 +470,17 @@ impl Queuer {
             pool.finish();
             return;
         }
-        let mut added = 0;
         let state = &self.state;
-        pool.add(self.pending.by_ref().take(n).map(|pair| {
-            added += 1;
-            Order {
-                tag: (),
-                pair,
-                options: None,
-                state: state.clone(),
-            }
+        let added = pool.add(self.pending.by_ref().take(n).map(|pair| Order {
+            tag: (),
+            pair,
+            options: None,
+            state: state.clone(),
         }));
-        if added < n {
+        if added < n as u64 {
             pool.finish();
         }
     }
-}
-
-/// On the first SIGINT, SIGTERM or SIGHUP: the run stops (games in progress dropped,
-/// engines killed, the results saved, resumable). On a second: every engine process of
-/// the run is killed and the runner exits at once.
-async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
-    crate::signals::stop_then_exit(
-        "stopping games, killing engines, saving the results",
-        exit::ABORTED,
-        move || {
-            interrupted.store(true, Ordering::SeqCst);
-            // Fails only when the run has ended: nothing is left to stop.
-            let _ = state.send(RunState::Stopping);
-        },
-    )
-    .await;
 }
 
 /// Elo and LLR for the progress bar.

@@ -28,7 +28,7 @@ use crate::exit;
 use crate::game::EndReason;
 use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, PairEnd, Pool, Report};
-use crate::play::RunState;
+use crate::play::{stop_on_signal, RunState};
 use crate::schedule::folder_lock::FolderLock;
 
 /// Why a tune ended without its files.
@@ -151,7 +151,12 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
 
     let (state_tx, state_rx) = watch::channel(RunState::Running);
     let interrupted = Arc::new(AtomicBool::new(false));
-    let signals = tokio::spawn(stop_on_signal(state_tx.clone(), Arc::clone(&interrupted)));
+    // The pairs in progress are dropped: their iterations are played again on resume.
+    let signals = tokio::spawn(stop_on_signal(
+        "stopping the pairs in progress, saving the results",
+        state_tx.clone(),
+        Arc::clone(&interrupted),
+    ));
     let fixed = [
         plan.engines[0].spec.options.clone(),
         plan.engines[1].spec.options.clone(),
@@ -264,40 +269,4 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
         exit_code: if finished { exit::OK } else { exit::ABORTED },
         resumable: !finished,
     })
-}
-
-/// On the first SIGINT, SIGTERM or SIGHUP the tune stops: the pairs in progress are
-/// dropped (their iterations are played again on resume). On a second, every engine of
-/// the tune is killed and the runner exits at once.
-async fn stop_on_signal(state: watch::Sender<RunState>, interrupted: Arc<AtomicBool>) {
-    crate::signals::stop_then_exit(
-        "stopping the pairs in progress, saving the results",
-        exit::ABORTED,
-        move || {
-            interrupted.store(true, Ordering::SeqCst);
-            let _ = state.send(RunState::Stopping);
-        },
-    )
-    .await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_missing_move_counts_as_an_illegal_one_as_in_a_run() {
-        let limits = FaultLimits {
-            max_crashes: 5,
-            max_time_losses: 5,
-            max_illegal_moves: 1,
-        };
-        let mut faults = Faults::default();
-        assert_eq!(faults.add(EndReason::NoMove, limits), None);
-        assert_eq!(
-            faults.add(EndReason::IllegalMove, limits).as_deref(),
-            Some("2 illegal or missing moves (faults.max_illegal_moves = 1)")
-        );
-        assert_eq!(faults.add(EndReason::Checkmate, limits), None);
-    }
 }

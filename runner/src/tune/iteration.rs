@@ -153,16 +153,6 @@ pub fn update(
     }
 }
 
-/// The colour of the theta+ side (engine 0) in game `game` of a pair: Red first.
-#[must_use]
-pub fn plus_colour(game: u8) -> Color {
-    if game == 0 {
-        Color::Red
-    } else {
-        Color::Black
-    }
-}
-
 /// The options of an iteration's two engines: each side's fixed options, then the
 /// rounded values of its side (theta+ for engine 0, theta- for engine 1).
 #[must_use]
@@ -205,8 +195,12 @@ impl InFlight {
 
     /// One of its games ended.
     pub fn add(&mut self, entry: &JournalEntry) {
-        let game = usize::from(entry.game.min(1));
-        self.scores[game] = entry.result.score_for(plus_colour(entry.game));
+        // Game 1: theta+ (engine 0) Red; game 2: colours swapped.
+        let (game, plus) = match entry.game {
+            0 => (0, Color::Red),
+            _ => (1, Color::Black),
+        };
+        self.scores[game] = entry.result.score_for(plus);
         self.reasons[game] = entry.reason;
     }
 
