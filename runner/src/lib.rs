@@ -10,6 +10,7 @@ pub mod client;
 pub mod config;
 pub mod exit;
 pub mod fleet;
+mod fnv;
 pub mod game;
 pub mod openings;
 pub mod output;

@@ -115,9 +115,10 @@ impl Places {
         }
         // Named by its content: a later runner's other suite never replaces this one
         // under a run that resumes from it.
-        let copy = self
-            .cache
-            .join(format!("mainlines-{}.epd", super::fnv1a(MAINLINES.bytes())));
+        let copy = self.cache.join(format!(
+            "mainlines-{}.epd",
+            crate::fnv::fnv1a_hex(MAINLINES.as_bytes())
+        ));
         if std::fs::read(&copy).ok().as_deref() != Some(MAINLINES.as_bytes()) {
             std::fs::create_dir_all(&self.cache).ok()?;
             crate::atomic_file::write(&copy, MAINLINES.as_bytes()).ok()?;

@@ -14,6 +14,8 @@ mod validate;
 use std::fmt;
 use std::path::Path;
 
+use crate::fnv::{fnv1a_hex, Fnv1a};
+
 pub(crate) use embedded::cache_dir;
 pub use fault_kind::FaultKind;
 pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
@@ -301,16 +303,6 @@ fn identity(table: &toml::Table) -> toml::Table {
     identity
 }
 
-/// FNV-1a of a byte stream, as 16 hex digits: the fingerprint of configs and files.
-fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
 /// The fingerprint of a file's bytes (read in chunks: opening files may be large).
 ///
 /// # Errors
@@ -318,24 +310,21 @@ fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> String {
 pub fn fingerprint_file(path: &Path) -> std::io::Result<String> {
     use std::io::Read as _;
     let mut file = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = Fnv1a::new();
     let mut chunk = [0u8; 1 << 16];
     loop {
         let n = file.read(&mut chunk)?;
         if n == 0 {
             break;
         }
-        for &byte in &chunk[..n] {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
+        hash.write(&chunk[..n]);
     }
-    Ok(format!("{hash:016x}"))
+    Ok(hash.hex())
 }
 
 /// The hash of everything in the config that decides which games are played.
 fn run_hash(table: &toml::Table) -> Result<String, toml::ser::Error> {
-    Ok(fnv1a(toml::to_string(&identity(table))?.into_bytes()))
+    Ok(fnv1a_hex(toml::to_string(&identity(table))?.as_bytes()))
 }
 
 /// The keys (dotted, e.g. `time.depth`, `engine.1.options`) whose values differ between

@@ -91,16 +91,6 @@ fn engine_name(tune: &TunePlan) -> String {
         .to_owned()
 }
 
-/// FNV-1a of the config, as the runs table keeps a config's hash.
-fn config_hash(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
 /// The run to store for a tune, and its state: the checks of a local tune's start (the
 /// opening file, the engine's options, each parameter's range fitted to the engine's)
 /// made here, so that a bad tune is refused at submit.
@@ -144,7 +134,7 @@ pub async fn new_run(
     let run = NewRun {
         title: format!("tune of {}", engine_name(tune)),
         config: tune.config.clone(),
-        config_hash: config_hash(&tune.config),
+        config_hash: crate::fnv::fnv1a_hex(tune.config.as_bytes()),
         openings_fingerprint,
         bench,
         total_pairs: tune.schedule.iterations,
