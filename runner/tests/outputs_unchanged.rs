@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use xq_runner::output::files::RunFiles;
 use xq_runner::output::summary::RunnerCost;
-use xq_runner::schedule::Ending;
+use xq_runner::store::ending::Ending;
 use xq_runner::store::journal::Journal;
 use xq_runner::store::layout::Jobs;
 use xq_runner::store::tracker::Tracker;
@@ -57,12 +57,7 @@ fn write_outputs(journal: &str, extra: &str) -> tempfile::TempDir {
         tracker.record(&entry, job.pairing, a, b);
     })
     .expect("journal");
-    // An ending a run can write: `finished` with exit code 3 (what this said before) is
-    // none, and a typed ending cannot say it.
-    let ending = Ending {
-        status: "finished without an SPRT verdict".to_owned(),
-        code: 3,
-    };
+    let ending = Ending::NoVerdict;
     RunFiles {
         plan,
         hash: &loaded.hash,

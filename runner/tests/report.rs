@@ -374,6 +374,32 @@ fn cli_writes_the_files_or_exits_2() {
     assert!(!empty.join("report.html").exists());
 }
 
+#[test]
+fn a_summary_whose_status_is_no_ending_is_refused_naming_it() {
+    let folder = scratch("bad-status", "gauntlet", &FILES);
+    let dir = folder.path();
+    let path = dir.join("summary.json");
+    let text = read(&path).replace(
+        "\"status\": \"finished\"",
+        "\"status\": \"done, more or less\"",
+    );
+    assert!(
+        text.contains("done, more or less"),
+        "the fixture's status is `finished`"
+    );
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("summary.json: {e}"));
+    let out = cli(dir);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("summary.json"), "{stderr}");
+    assert!(
+        stderr.contains("`done, more or less` is not how a run ends"),
+        "{stderr}"
+    );
+    assert!(!dir.join("report.html").exists());
+}
+
 /// The part of the page from `start` to the next `end`.
 fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
     let from = html

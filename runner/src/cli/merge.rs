@@ -15,7 +15,8 @@ use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::parse;
 use crate::output::files::{today, RunFiles};
 use crate::output::summary::RunnerCost;
-use crate::schedule::{ending, folder, Ending};
+use crate::schedule::{ending, folder};
+use crate::store::ending::Ending;
 use crate::store::journal::{Journal, JOURNAL_FILE};
 use crate::store::layout::Jobs;
 use crate::store::meta::RunMeta;
@@ -151,13 +152,8 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
             "warning: pairs not played in any folder: {}",
             list(&missing)
         );
-        Ending {
-            status: format!(
-                "incomplete: {} pair{} missing",
-                missing.len(),
-                if missing.len() == 1 { "" } else { "s" }
-            ),
-            code: exit::NO_VERDICT,
+        Ending::Incomplete {
+            missing: missing.len() as u64,
         }
     };
     RunFiles {
@@ -184,10 +180,10 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         args.dirs.len(),
         if args.dirs.len() == 1 { "" } else { "s" },
         tracker.games(),
-        ending.status,
+        ending,
         args.out.display()
     ));
-    Ok(ending.code)
+    Ok(ending.exit_code())
 }
 
 /// Runs `merge`.

@@ -7,14 +7,14 @@ use std::io::Write as _;
 use std::path::Path;
 
 use super::status::tracker_of;
-use crate::exit;
 use crate::output::files::{today, FilesError, RunFiles};
 use crate::output::summary::RunnerCost;
 use crate::schedule::folder;
-use crate::schedule::Ending;
+use crate::store::ending::Ending;
 use crate::store::finished::{game_number, FinishedGames};
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
 use crate::store::meta::{RunMeta, RUN_FILE};
+use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
 /// Writes run `id` into `dir`: a new folder, or one holding an earlier report of the
@@ -49,14 +49,7 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
         played_s: run.age_s,
     };
     meta.write(dir).map_err(|e| e.to_string())?;
-    let ending = Ending {
-        status: if run.is_open() {
-            "in progress".to_owned()
-        } else {
-            run.status.clone()
-        },
-        code: run.exit_code.unwrap_or(exit::NO_VERDICT),
-    };
+    let ending = stored_ending(&run)?;
     let mut plan = plan;
     plan.output.dir = dir.to_owned();
     // The games are read on another thread, which waits for the database's answers on
@@ -78,6 +71,28 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     debug_assert!(dir.join(RUN_FILE).is_file());
     Ok(())
+}
+
+/// How a stored run ended, from its `status` column (the server writes it in the words of
+/// a local run): `in progress` while it is open. A status that is no ending, or an exit
+/// code that is not the ending's, is a damaged row: refused rather than written into a
+/// summary that would say something else than the database.
+fn stored_ending(run: &RunRow) -> Result<Ending, String> {
+    if run.is_open() {
+        return Ok(Ending::InProgress);
+    }
+    let ending: Ending = run
+        .status
+        .parse()
+        .map_err(|e| format!("run {}: its status: {e}", run.id))?;
+    match run.exit_code {
+        Some(code) if code != ending.exit_code() => Err(format!(
+            "run {}: status `{ending}` with exit code {code}, not {}",
+            run.id,
+            ending.exit_code()
+        )),
+        _ => Ok(ending),
+    }
 }
 
 /// Writes the stored games of run `id` into `dir`'s `games.jsonl`, in game order, and
@@ -131,4 +146,71 @@ fn copy_games(
     read.map_err(|e| FilesError::Games(e.to_string()))?;
     out.flush().map_err(cannot_write)?;
     Ok(offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(state: &str, status: &str, exit_code: Option<u8>) -> RunRow {
+        RunRow {
+            id: 7,
+            title: "a vs b".to_owned(),
+            config: String::new(),
+            config_hash: String::new(),
+            openings_fingerprint: None,
+            bench: std::collections::BTreeMap::new(),
+            total_pairs: 10,
+            batch_pairs: 2,
+            next_pair: 10,
+            pairs_done: 10,
+            games_done: 20,
+            state: state.to_owned(),
+            status: status.to_owned(),
+            exit_code,
+            age_s: 1.0,
+            kind: "match".to_owned(),
+            tune: None,
+        }
+    }
+
+    #[test]
+    fn a_stored_status_reads_as_the_ending_a_local_run_writes() {
+        assert_eq!(
+            stored_ending(&run("finished", "H0 accepted", Some(1))),
+            Ok(Ending::H0Accepted)
+        );
+        assert_eq!(
+            stored_ending(&run(
+                "aborted",
+                "aborted: a crashed or stalled twice (faults.max_crashes = 1)",
+                Some(4)
+            )),
+            Ok(Ending::aborted(
+                "a crashed or stalled twice (faults.max_crashes = 1)"
+            ))
+        );
+        assert_eq!(
+            stored_ending(&run("cancelled", "cancelled", Some(4))),
+            Ok(Ending::Cancelled)
+        );
+        // An open run's status is `open`: its folder says it is in progress.
+        assert_eq!(
+            stored_ending(&run("open", "open", None)),
+            Ok(Ending::InProgress)
+        );
+    }
+
+    #[test]
+    fn a_status_that_is_no_ending_or_disagrees_with_its_code_is_refused() {
+        let err = stored_ending(&run("finished", "done", Some(0))).expect_err("unknown");
+        assert!(
+            err.starts_with("run 7: its status: `done` is not how a run ends"),
+            "{err}"
+        );
+        assert_eq!(
+            stored_ending(&run("finished", "H1 accepted", Some(1))),
+            Err("run 7: status `H1 accepted` with exit code 1, not 0".to_owned())
+        );
+    }
 }

@@ -10,9 +10,8 @@ use std::fmt::Write as _;
 use xq_core::board::{Color, Position, START_FEN};
 use xq_core::notation::format_wxf;
 
-use super::pgn_comment::{end_comment, push_move_comment, PgnExtras};
-// The setting is the config's (a layer down); its old path stays for the callers.
-pub use crate::config::MoveFormat;
+use super::pgn_comment::{end_comment, push_move_comment};
+use crate::config::{MoveFormat, PgnExtras};
 use crate::game::{PlayedGame, TimeControl};
 
 /// Header fields that are not in the game record.

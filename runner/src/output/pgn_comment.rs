@@ -11,9 +11,8 @@
 use std::fmt::Write as _;
 
 use super::pgn::push_number;
-// The setting is the config's (a layer down); its old path stays for the callers.
 use crate::client::Score;
-pub use crate::config::PgnExtras;
+use crate::config::PgnExtras;
 use crate::game::{EndReason, Outcome, PlayedGame, PlayedMove};
 
 /// Longest detail kept in an end comment: a long engine error stays in the journal.

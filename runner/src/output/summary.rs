@@ -118,7 +118,7 @@ pub struct Summary {
     pub version: &'static str,
     pub config_hash: String,
     pub kind: TournamentKind,
-    pub status: String,
+    pub status: Ending,
     pub exit_code: u8,
     pub engines: Vec<EngineLine>,
     /// Games counted: both games of every complete pair (every count below is of these).
@@ -226,8 +226,8 @@ pub fn summarize(
         version: env!("CARGO_PKG_VERSION"),
         config_hash: hash.to_owned(),
         kind: plan.kind,
-        status: ending.status.clone(),
-        exit_code: ending.code,
+        status: ending.clone(),
+        exit_code: ending.exit_code(),
         engines: plan
             .engines
             .iter()

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::game::PlayedGame;
 use crate::stats::{Sprt, StatsReport, Tally};
+use crate::store::ending::Ending;
 use crate::store::journal::JournalEntry;
 
 use super::progress::duration_text;
@@ -77,11 +78,10 @@ pub fn rating_table(lines: &[RatingLine]) -> String {
 }
 
 /// The last line of a run: `Finished: 75 games in 3.0 s, H1 accepted; results in
-/// out/quick`. The status says how the run ended (`H1 accepted`, `finished`,
-/// `interrupted`, `aborted`, ...); a plain `finished` adds nothing after the count, and
-/// an interrupted or aborted run says so first instead of `Finished`.
+/// out/quick`. A plain `finished` adds nothing after the count, and an interrupted or
+/// aborted run says so first instead of `Finished`.
 #[must_use]
-pub fn finished_text(status: &str, games: u64, seconds: f64, dir: &Path) -> String {
+pub fn finished_text(ending: &Ending, games: u64, seconds: f64, dir: &Path) -> String {
     let games = if games == 1 {
         "1 game".to_owned()
     } else {
@@ -92,20 +92,14 @@ pub fn finished_text(status: &str, games: u64, seconds: f64, dir: &Path) -> Stri
     } else {
         duration_text(Duration::from_secs_f64(seconds.max(0.0)))
     };
-    let head = match status {
-        "finished" => format!("Finished: {games} in {time}"),
-        "interrupted" => format!("Interrupted: {games} in {time}"),
-        "aborted" => format!("Aborted: {games} in {time}"),
-        other if other.starts_with("aborted: ") => {
-            format!(
-                "Aborted: {games} in {time} ({})",
-                &other["aborted: ".len()..]
-            )
-        }
-        other => {
-            let rest = other.strip_prefix("finished ").unwrap_or(other);
-            format!("Finished: {games} in {time}, {rest}")
-        }
+    let head = match ending {
+        Ending::Finished => format!("Finished: {games} in {time}"),
+        Ending::Interrupted => format!("Interrupted: {games} in {time}"),
+        Ending::Aborted(why) if why.is_empty() => format!("Aborted: {games} in {time}"),
+        Ending::Aborted(why) => format!("Aborted: {games} in {time} ({why})"),
+        // `Finished: ..., finished without ...` would say it twice.
+        Ending::NoVerdict => format!("Finished: {games} in {time}, without an SPRT verdict"),
+        other => format!("Finished: {games} in {time}, {other}"),
     };
     format!("{head}; results in {}", dir.display())
 }
@@ -131,24 +125,34 @@ mod tests {
     fn the_last_line_says_games_time_and_how_the_run_ended() {
         let dir = Path::new("out/quick");
         assert_eq!(
-            finished_text("H1 accepted", 75, 3.04, dir),
+            finished_text(&Ending::H1Accepted, 75, 3.04, dir),
             "Finished: 75 games in 3.0 s, H1 accepted; results in out/quick"
         );
         assert_eq!(
-            finished_text("finished", 200, 185.0, dir),
+            finished_text(&Ending::Finished, 200, 185.0, dir),
             "Finished: 200 games in 3m 05s; results in out/quick"
         );
         assert_eq!(
-            finished_text("interrupted", 1, 0.5, dir),
+            finished_text(&Ending::Interrupted, 1, 0.5, dir),
             "Interrupted: 1 game in 0.5 s; results in out/quick"
         );
         assert_eq!(
-            finished_text("aborted: 3 crashes of `bad`", 4, 1.0, dir),
+            finished_text(&Ending::aborted("3 crashes of `bad`"), 4, 1.0, dir),
             "Aborted: 4 games in 1.0 s (3 crashes of `bad`); results in out/quick"
         );
         assert_eq!(
-            finished_text("finished without an SPRT verdict", 20, 2.0, dir),
+            finished_text(&Ending::NoVerdict, 20, 2.0, dir),
             "Finished: 20 games in 2.0 s, without an SPRT verdict; results in out/quick"
+        );
+        let shard = crate::store::meta::Shard::new(1, 2).expect("shard");
+        assert_eq!(
+            finished_text(&Ending::shard_done(shard), 4, 1.0, dir),
+            "Finished: 4 games in 1.0 s, shard 1/2 played (merge the shards for the run's \
+             result); results in out/quick"
+        );
+        assert_eq!(
+            finished_text(&Ending::Aborted(String::new()), 2, 1.0, dir),
+            "Aborted: 2 games in 1.0 s; results in out/quick"
         );
     }
 }

@@ -3,10 +3,8 @@
 //! regression gate, too many faults of one engine, or every pair played.
 
 use crate::config::{FaultKind, Plan};
-use crate::exit;
 use crate::stats::{Estimate, StatsReport, Verdict};
-// The type is the store's (the outputs write it); the old path stays for the callers.
-pub use crate::store::ending::Ending;
+use crate::store::ending::Ending;
 use crate::store::tracker::Tracker;
 
 /// The SPRT verdict of the first pairing, if one is reached.
@@ -15,8 +13,8 @@ pub fn verdict(plan: &Plan, tracker: &Tracker) -> Option<Ending> {
     let sprt = plan.sprt.as_ref()?;
     let report = StatsReport::from_tally(&tracker.tally(0), sprt).ok()?;
     match report.verdict {
-        Verdict::H1 => Some(Ending::new("H1 accepted", exit::OK)),
-        Verdict::H0 => Some(Ending::new("H0 accepted", exit::H0)),
+        Verdict::H1 => Some(Ending::H1Accepted),
+        Verdict::H0 => Some(Ending::H0Accepted),
         Verdict::Continue => None,
     }
 }
@@ -28,15 +26,15 @@ pub fn when_complete(plan: &Plan, tracker: &Tracker) -> Ending {
         // Without a complete pair the Elo is undefined and the gate is not passed.
         let e = Estimate::reported(&tracker.tally(0).penta);
         return if e.elo >= min {
-            Ending::new("gate passed", exit::OK)
+            Ending::GatePassed
         } else {
-            Ending::new("gate failed: Elo below the minimum", exit::H0)
+            Ending::GateFailed
         };
     }
     if plan.sprt.is_some() {
-        Ending::new("finished without an SPRT verdict", exit::NO_VERDICT)
+        Ending::NoVerdict
     } else {
-        Ending::new("finished", exit::OK)
+        Ending::Finished
     }
 }
 
@@ -137,7 +135,7 @@ mod tests {
         };
         let tracker = lost_by(EndReason::Checkmate);
         assert_eq!(tracker.pairs(), 0);
-        assert_eq!(when_complete(&plan, &tracker).code, exit::H0);
+        assert_eq!(when_complete(&plan, &tracker), Ending::GateFailed);
     }
 
     #[test]

@@ -18,5 +18,4 @@ pub mod own_files;
 pub mod preflight;
 pub mod tournament;
 
-pub use crate::store::ending::Ending;
 pub use tournament::{run, RunError, RunOutcome, Start};

@@ -15,7 +15,7 @@ use std::time::Instant;
 use thiserror::Error;
 use tokio::sync::watch;
 
-use super::ending::{self, Ending};
+use super::ending;
 use super::errors::{OpeningsError, OutputDirError};
 use super::folder::{self, Start as FolderStart};
 use super::folder_lock::FolderLock;
@@ -34,6 +34,7 @@ use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
 use crate::play::{stop_on_signal, RunState};
 use crate::stats::{Estimate, StatsReport};
 use crate::store::belongs::RunGames;
+use crate::store::ending::Ending;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
 use crate::store::layout::{Jobs, Pending};
 use crate::store::meta::{RunMeta, Shard};
@@ -271,12 +272,8 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     if session.block_due {
         crate::stdout::line(report_text(plan, tracker).trim_end());
     }
-    let mut last = crate::output::text::finished_text(
-        &session.ending.status,
-        tracker.games(),
-        meta.played_s,
-        &dir,
-    );
+    let mut last =
+        crate::output::text::finished_text(&session.ending, tracker.games(), meta.played_s, &dir);
     if tracker.unpaired() > 0 {
         last.push_str(&format!(
             " ({} game{} of unfinished pairs not counted: a resume plays their partners)",
@@ -292,8 +289,8 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         ));
     }
     Ok(RunOutcome {
-        exit_code: session.ending.code,
-        status: session.ending.status,
+        exit_code: session.ending.exit_code(),
+        status: session.ending.to_string(),
         output_dir: dir,
     })
 }

@@ -193,7 +193,7 @@ impl<'a> Facts<'a> {
     pub fn status(&self) -> String {
         self.input.status.as_ref().map_or_else(
             || "no summary.json: the run is still going or was killed".to_owned(),
-            |s| s.status.clone(),
+            |s| s.ending.to_string(),
         )
     }
 

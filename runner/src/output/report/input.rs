@@ -20,6 +20,7 @@ use crate::game::TimeControl;
 use crate::output::pgn_headers::{date_of, GameHeaders};
 use crate::output::settings::RunSettings;
 use crate::stats::{EloModel, Sprt};
+use crate::store::ending::Ending;
 use crate::store::journal::{Journal, JournalEntry};
 use crate::store::meta::RunMeta;
 
@@ -37,7 +38,8 @@ pub struct EngineInfo {
 /// How the run ended, from `summary.json`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunStatus {
-    pub status: String,
+    pub ending: Ending,
+    /// The exit code the run recorded with it.
     pub exit_code: u8,
     pub duration_s: f64,
 }
@@ -69,7 +71,8 @@ pub struct RunInput {
 #[derive(Debug, Deserialize)]
 struct SummaryFile {
     kind: String,
-    status: String,
+    /// Read by `Ending`'s `FromStr`: words no run writes make the file damaged.
+    status: Ending,
     exit_code: u8,
     #[serde(default)]
     duration_s: f64,
@@ -290,7 +293,7 @@ impl RunHead {
             pairings: self.pairings,
             sprt: self.sprt,
             status: self.summary.map(|s| RunStatus {
-                status: s.status,
+                ending: s.status,
                 exit_code: s.exit_code,
                 duration_s: s.duration_s,
             }),
