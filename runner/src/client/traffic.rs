@@ -56,12 +56,6 @@ pub fn open(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether a traffic log is open (callers skip formatting when not).
-#[must_use]
-pub fn enabled() -> bool {
-    LOG.get().is_some()
-}
-
 /// Writes one line to the log, if one is open. Write errors are ignored: a full disk
 /// must not stop the games.
 pub fn record(engine: &str, direction: Direction, line: &str) {

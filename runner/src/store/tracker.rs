@@ -264,21 +264,11 @@ impl Tracker {
         counted
     }
 
-    /// Faults of one kind of an engine in the counted games.
-    #[must_use]
-    pub fn fault_count(&self, engine: usize, reason: EndReason) -> u64 {
-        Self::count_in(&self.faults, engine, reason)
-    }
-
     /// Faults of one kind of an engine in every game recorded so far, counted or not:
     /// what the fault limits of a run look at.
     #[must_use]
     pub fn live_fault_count(&self, engine: usize, reason: EndReason) -> u64 {
-        Self::count_in(&self.live_faults, engine, reason)
-    }
-
-    fn count_in(faults: &[Faults], engine: usize, reason: EndReason) -> u64 {
-        faults
+        self.live_faults
             .get(engine)
             .and_then(|f| f.get(reason.code()))
             .copied()
