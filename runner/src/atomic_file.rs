@@ -68,12 +68,6 @@ impl AtomicFile {
         })
     }
 
-    /// The file this replaces.
-    #[must_use]
-    pub fn path(&self) -> &Path {
-        &self.staged.path
-    }
-
     /// Writes out and syncs the text, ready for [`Staged::commit`]; `path` is
     /// unchanged yet.
     ///

@@ -8,7 +8,7 @@ pub mod atomic_file;
 pub mod cli;
 pub mod client;
 pub mod config;
-pub mod exit;
+pub(crate) mod exit;
 pub mod fleet;
 mod fnv;
 pub mod game;

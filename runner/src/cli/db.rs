@@ -4,7 +4,7 @@
 
 use clap::{Args, Subcommand};
 
-use super::exit;
+use crate::exit;
 use crate::store::pg::schema::Init;
 use crate::store::pg::Db;
 

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use super::exit;
 use crate::config::Loaded;
+use crate::exit;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
 use crate::fleet::uploads::UploadPolicy;
 use crate::fleet::worker::{work, WorkerOptions};

@@ -12,7 +12,7 @@ use thiserror::Error;
 use xq_core::board::{FenError, Move, MoveParseError, Position, START_FEN};
 use xq_core::rules::{judge_game, GameJudgement, IllegalMove, LimitCounting, Rules, Ruleset};
 
-use super::exit;
+use crate::exit;
 
 /// Arguments of `xq-runner judge`.
 #[derive(Debug, Args)]

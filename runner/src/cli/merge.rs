@@ -10,9 +10,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::exit;
 use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::parse;
+use crate::exit;
 use crate::output::files::{today, RunFiles};
 use crate::output::summary::RunnerCost;
 use crate::schedule::{ending, folder};

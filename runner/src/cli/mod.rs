@@ -6,25 +6,27 @@
 
 use clap::{Parser, Subcommand};
 
-pub mod cancel;
-pub mod db;
+use crate::exit;
+
+pub(crate) mod cancel;
+pub(crate) mod db;
 pub mod fastchess;
 mod fleet_run;
-pub mod judge;
-pub mod merge;
-pub mod openings;
-pub mod openings_generate;
-pub mod purge;
-pub mod report;
-pub mod resume;
-pub mod run;
-pub mod stats;
-pub mod status;
-pub mod submit;
+pub(crate) mod judge;
+pub(crate) mod merge;
+pub(crate) mod openings;
+pub(crate) mod openings_generate;
+pub(crate) mod purge;
+pub(crate) mod report;
+pub(crate) mod resume;
+pub(crate) mod run;
+pub(crate) mod stats;
+pub(crate) mod status;
+pub(crate) mod submit;
 mod submit_tune;
-pub mod tune;
-pub mod verify;
-pub mod worker;
+pub(crate) mod tune;
+pub(crate) mod verify;
+pub(crate) mod worker;
 
 /// Command-line interface of `xq-runner`.
 #[derive(Debug, Parser)]
@@ -82,9 +84,6 @@ pub enum Command {
     /// Tune engine options with SPSA (fishtest's): a config with a [tune] section.
     Tune(tune::TuneArgs),
 }
-
-/// Exit codes shared by every subcommand (defined below the CLI, since runs report them).
-pub use crate::exit;
 
 /// The multi-threaded tokio runtime of the commands that drive engines; `None` (after a
 /// one-line error) when the system cannot start it.

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::exit;
+use crate::exit;
 use crate::openings::{check_book, BookFormat};
 
 /// Arguments of `xq-runner openings`.

@@ -16,8 +16,8 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::exit;
 use crate::client::{EngineError, EngineSpec, Protocol, Timeouts};
+use crate::exit;
 use crate::openings::generate::{
     generate, render_header, write_suite, GenerateError, Generated, PlyRange, Provenance, Settings,
 };

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::exit;
+use crate::exit;
 use crate::output::report::write_report;
 use crate::store::pg::Db;
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::exit;
+use crate::exit;
 use crate::schedule::{folder, Start};
 use crate::store::meta::RunMeta;
 

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::exit;
 use crate::config::{load, Override, Plan};
+use crate::exit;
 use crate::schedule::preflight::{preflight, unknown_options_line};
 use crate::schedule::{folder, Start};
 use crate::store::meta::Shard;

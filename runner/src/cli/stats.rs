@@ -12,7 +12,7 @@
 
 use clap::{ArgGroup, Args};
 
-use super::exit;
+use crate::exit;
 use crate::stats::{EloModel, Penta, Sprt, StatsReport, Wdl};
 
 /// Arguments of `xq-runner stats`.

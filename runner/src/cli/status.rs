@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::exit;
+use crate::exit;
 use crate::fleet::status::{list_line, status};
 use crate::store::pg::Db;
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::exit;
 use crate::config::load;
+use crate::exit;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
 use crate::fleet::uploads::{parse_size, size_text, UploadPolicy};
 use crate::store::pg::schema::Init;

@@ -2,8 +2,8 @@
 //! checked as `tune` checks it before playing (the config, the opening file, the
 //! engine's options), stored with its SPSA state, its id alone on the last line.
 
-use super::exit;
 use super::submit::{describe, init, SubmitArgs};
+use crate::exit;
 use crate::fleet::tune_run::new_run;
 use crate::store::pg::Db;
 

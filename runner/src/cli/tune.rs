@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::exit;
+use crate::exit;
 use crate::tune::spsa::Gains;
 use crate::tune::TunePlan;
 

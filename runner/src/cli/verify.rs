@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::exit;
+use crate::exit;
 use crate::fleet::verify::verify;
 use crate::store::pg::Db;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::exit;
+use crate::exit;
 use crate::fleet::cache::Cache;
 use crate::fleet::uploads::parse_size;
 use crate::fleet::worker::{work, WorkerOptions};

@@ -22,7 +22,6 @@ const BENCH_TIMEOUT: Duration = Duration::from_secs(300);
 /// A run ready to be played on this machine.
 #[derive(Debug)]
 pub struct Prepared {
-    pub loaded: Loaded,
     pub context: Arc<RunContext>,
     /// A tune run's own settings (`None` for a match).
     pub tune: Option<Arc<TuneRun>>,
@@ -107,7 +106,6 @@ pub async fn prepare(
     plan.concurrency = concurrency;
     let context = Arc::new(RunContext { plan, openings });
     Ok(Prepared {
-        loaded,
         context,
         tune,
         bench_nps: speeds,

@@ -56,7 +56,7 @@ mod tests {
     use std::error::Error as _;
 
     use super::*;
-    use crate::schedule::RunError;
+    use crate::schedule::tournament::RunError;
     use crate::store::meta::RunMeta;
 
     #[test]

@@ -18,4 +18,4 @@ pub mod own_files;
 pub mod preflight;
 pub mod tournament;
 
-pub use tournament::{run, RunError, RunOutcome, Start};
+pub use tournament::{run, Start};

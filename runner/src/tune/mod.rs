@@ -29,4 +29,4 @@ pub mod report;
 pub mod spsa;
 
 pub use config::{load, TunePlan};
-pub use driver::{tune, TuneFailure, TuneOutcome};
+pub use driver::{tune, TuneFailure};

@@ -12,12 +12,12 @@ mod translate;
 
 use std::ffi::OsString;
 
-pub use self::args::{is_flag, shell_quote, split, Flag};
-pub use self::toml_text::config_text;
-pub use self::translate::{is_known, translate, Mode, Translation};
+pub(crate) use self::args::{is_flag, shell_quote, split};
+pub(crate) use self::toml_text::config_text;
+pub(crate) use self::translate::{translate, Mode};
 
-use super::exit;
 use crate::config;
+use crate::exit;
 use crate::schedule::{folder, Start};
 
 /// What `-help` prints.

@@ -99,12 +99,6 @@ const KNOWN: &[&str] = &[
     "--version",
 ];
 
-/// Whether `word` is a flag of this command line (known, or known not to apply).
-#[must_use]
-pub fn is_known(word: &str) -> bool {
-    KNOWN.contains(&word) || NOT_HERE.iter().any(|(f, _)| *f == word)
-}
-
 fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
