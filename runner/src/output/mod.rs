@@ -2,15 +2,15 @@
 //! progress display, the files a run leaves when it ends, and `output.pgnout`.
 
 pub mod files;
-pub mod over_clock;
-pub mod pgn;
-pub mod pgn_comment;
-pub mod pgn_file;
-pub mod pgn_headers;
-pub mod pgnout;
-pub mod printable;
-pub mod progress;
+pub(crate) mod over_clock;
+pub(crate) mod pgn;
+pub(crate) mod pgn_comment;
+pub(crate) mod pgn_file;
+pub(crate) mod pgn_headers;
+pub(crate) mod pgnout;
+pub(crate) mod printable;
+pub(crate) mod progress;
 pub mod report;
-pub mod settings;
+pub(crate) mod settings;
 pub mod summary;
-pub mod text;
+pub(crate) mod text;

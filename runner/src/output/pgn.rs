@@ -39,19 +39,6 @@ fn push_quoted(out: &mut String, text: &str) {
     }
 }
 
-/// Writes one game; `extras` adds nodes, selective depth and nps to the move comments.
-#[must_use]
-pub fn write_pgn(
-    game: &PlayedGame,
-    context: &PgnContext,
-    format: MoveFormat,
-    extras: PgnExtras,
-) -> String {
-    let mut out = String::new();
-    push_pgn(&mut out, game, context, format, extras);
-    out
-}
-
 /// Appends `n` in decimal (the PGN writer's hot path: no formatting machinery).
 pub(crate) fn push_number(out: &mut String, n: u64) {
     let mut digits = [0u8; 20];
@@ -70,7 +57,8 @@ pub(crate) fn push_number(out: &mut String, n: u64) {
     }
 }
 
-/// [`write_pgn`], appended to `out`.
+/// Appends one game to `out`; `extras` adds nodes, selective depth and nps to the move
+/// comments.
 pub fn push_pgn(
     out: &mut String,
     game: &PlayedGame,
@@ -202,6 +190,18 @@ mod tests {
     use crate::client::Score;
     use crate::game::{EndReason, Outcome, PlayedMove};
     use xq_core::board::Move;
+
+    /// One game's PGN.
+    fn write_pgn(
+        game: &PlayedGame,
+        context: &PgnContext,
+        format: MoveFormat,
+        extras: PgnExtras,
+    ) -> String {
+        let mut out = String::new();
+        push_pgn(&mut out, game, context, format, extras);
+        out
+    }
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))

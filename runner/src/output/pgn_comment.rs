@@ -34,17 +34,9 @@ pub fn comment_text(text: &str) -> String {
         .collect()
 }
 
-/// A score as cutechess and fastchess print it: pawns with a sign and two decimals
-/// (`+0.93`, `-1.20`, `0.00`); mates in plies, `+M5` (mates in 3 moves) or `-M4` (is
-/// mated in 2).
-#[must_use]
-pub fn score_text(score: Score) -> String {
-    let mut text = String::new();
-    push_score(&mut text, score);
-    text
-}
-
-/// [`score_text`], appended to `out` (the PGN writer's path: no allocation a move).
+/// Appends a score as cutechess and fastchess print it: pawns with a sign and two
+/// decimals (`+0.93`, `-1.20`, `0.00`); mates in plies, `+M5` (mates in 3 moves) or `-M4`
+/// (is mated in 2). Appended: the PGN writer allocates nothing a move.
 pub fn push_score(out: &mut String, score: Score) {
     match score {
         Score::Units(u) => {
@@ -80,16 +72,8 @@ fn push_padded(out: &mut String, n: u64, width: u32) {
     push_number(out, n);
 }
 
-/// The comment of one engine move (without the braces): `+0.93/12 0.211s`, the time
-/// alone without a score, and the extras asked for.
-#[must_use]
-pub fn move_comment(m: &PlayedMove, extras: PgnExtras) -> String {
-    let mut text = String::new();
-    push_move_comment(&mut text, m, extras);
-    text
-}
-
-/// [`move_comment`], appended to `out`.
+/// Appends the comment of one engine move (without the braces): `+0.93/12 0.211s`, the
+/// time alone without a score, and the extras asked for.
 pub fn push_move_comment(out: &mut String, m: &PlayedMove, extras: PgnExtras) {
     if let Some(score) = m.score {
         push_score(out, score);
@@ -166,6 +150,18 @@ pub fn end_comment(game: &PlayedGame) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn score_text(score: Score) -> String {
+        let mut text = String::new();
+        push_score(&mut text, score);
+        text
+    }
+
+    fn move_comment(m: &PlayedMove, extras: PgnExtras) -> String {
+        let mut text = String::new();
+        push_move_comment(&mut text, m, extras);
+        text
+    }
 
     fn played(score: Option<Score>, depth: Option<u32>) -> PlayedMove {
         PlayedMove {

@@ -178,32 +178,28 @@ impl<'a> PgnWriter<'a> {
     }
 }
 
-/// Writes `games.pgn` in the output folder from `journal`, whose games are `finished`,
-/// in game order; `date` goes into every game's headers, and the `book` the run played
-/// from names the openings.
-///
-/// # Errors
-/// The journal cannot be read, or the PGN file cannot be written.
-pub fn write_games_pgn(
-    plan: &Plan,
-    book: Option<&OpeningBook>,
-    journal: &Path,
-    finished: &FinishedGames,
-    date: String,
-) -> Result<(), PgnFileError> {
-    let mut writer = PgnWriter::create(plan, book, journal, finished, date)?;
-    Journal::scan(journal, |offset, entry| writer.add(offset, &entry))?;
-    let staged = writer.finish()?;
-    let path = staged.path().to_owned();
-    staged
-        .commit()
-        .map_err(|source| PgnFileError::Write { path, source })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{EndReason, Outcome};
+
+    /// Writes `games.pgn` from `journal` alone (a run writes it in the one pass over the
+    /// journal that writes its other outputs too).
+    fn write_games_pgn(
+        plan: &Plan,
+        book: Option<&OpeningBook>,
+        journal: &Path,
+        finished: &FinishedGames,
+        date: String,
+    ) -> Result<(), PgnFileError> {
+        let mut writer = PgnWriter::create(plan, book, journal, finished, date)?;
+        Journal::scan(journal, |offset, entry| writer.add(offset, &entry))?;
+        let staged = writer.finish()?;
+        let path = staged.path().to_owned();
+        staged
+            .commit()
+            .map_err(|source| PgnFileError::Write { path, source })
+    }
 
     fn entry(pair: u64, game: u8) -> JournalEntry {
         JournalEntry {

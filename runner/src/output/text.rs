@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::game::PlayedGame;
 use crate::stats::{Sprt, StatsReport, Tally};
 use crate::store::ending::Ending;
 use crate::store::journal::JournalEntry;
@@ -102,19 +101,6 @@ pub fn finished_text(ending: &Ending, games: u64, seconds: f64, dir: &Path) -> S
         other => format!("Finished: {games} in {time}, {other}"),
     };
     format!("{head}; results in {}", dir.display())
-}
-
-/// A one-line description of a game for logs.
-#[must_use]
-pub fn describe(game: &PlayedGame) -> String {
-    format!(
-        "{} vs {}: {} {} after {} plies",
-        game.red,
-        game.black,
-        game.outcome.as_pgn(),
-        game.reason,
-        game.plies()
-    )
 }
 
 #[cfg(test)]
