@@ -18,31 +18,30 @@
 //! ```
 
 pub mod brent;
-pub mod counts;
-pub mod dist;
-pub mod elo;
-pub mod error;
+pub(crate) mod counts;
+pub(crate) mod dist;
+pub(crate) mod elo;
+pub(crate) mod error;
 #[cfg(test)]
 mod fishtest_checks;
-pub mod linalg;
-pub mod mle;
-pub mod overshoot;
-pub mod penta;
-pub mod rating;
-pub mod report;
-pub mod residuals;
-pub mod sprt;
-pub mod tally;
-pub mod wdl;
+pub(crate) mod linalg;
+pub(crate) mod mle;
+pub(crate) mod overshoot;
+pub(crate) mod penta;
+pub(crate) mod rating;
+pub(crate) mod report;
+pub(crate) mod residuals;
+pub(crate) mod sprt;
+pub(crate) mod tally;
+pub(crate) mod wdl;
 
-pub use counts::{parse_counts, CountKind, Counts, WinDrawLoss};
-pub use dist::{Moments, Pdf};
-pub use elo::{logistic_elo, logistic_score, Estimate};
-pub use error::{CountsError, RatingError, RootError, SprtError};
+pub use counts::WinDrawLoss;
+pub use elo::{logistic_score, Estimate};
+pub use error::{RatingError, RootError, SprtError};
 pub use overshoot::Overshoot;
 pub use penta::Penta;
-pub use rating::{Anchor, Rating, RatingList, ScoreTable};
-pub use report::{ReportError, StatsReport};
+pub use rating::{Anchor, RatingList, ScoreTable};
+pub(crate) use report::StatsReport;
 pub use sprt::{llr_logistic, llr_normalized, EloModel, Sprt, Verdict};
-pub use tally::{MiddleSplit, Tally};
-pub use wdl::{Trinomial, Wdl};
+pub(crate) use tally::Tally;
+pub use wdl::Wdl;

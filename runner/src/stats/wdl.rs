@@ -18,9 +18,6 @@ pub struct Wdl {
     pub wins: u64,
 }
 
-/// Trinomial counts, another name for [`Wdl`].
-pub type Trinomial = Wdl;
-
 impl Wdl {
     /// Counts from the array `[L, D, W]` (losses first, as fishtest orders them).
     #[must_use]

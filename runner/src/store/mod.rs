@@ -16,14 +16,14 @@
 //! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
 
 pub mod artifact;
-pub mod belongs;
+pub(crate) mod belongs;
 pub mod ending;
-pub mod finished;
+pub(crate) mod finished;
 pub mod journal;
-pub mod jsonl;
+pub(crate) mod jsonl;
 pub mod layout;
 pub mod meta;
 pub mod pg;
-pub mod read_ahead;
+pub(crate) mod read_ahead;
 pub mod tracker;
-pub mod verify;
+pub(crate) mod verify;
