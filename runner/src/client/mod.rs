@@ -1,7 +1,7 @@
 //! The engine client: spawns an engine from an argv list, speaks UCCI or UCI to it with
 //! typed messages in each direction, and measures every search itself.
 
-pub mod affinity;
+pub(crate) mod affinity;
 mod bench;
 mod from_engine;
 mod hint;
@@ -15,22 +15,22 @@ mod spec;
 mod stderr;
 mod sweep;
 mod to_engine;
-pub mod traffic;
+pub(crate) mod traffic;
 
 use std::time::Duration;
 
 use thiserror::Error;
 
-pub use bench::bench_signature;
-pub use from_engine::{FromEngine, Info, Score, UCCI_MATE_THRESHOLD};
-pub use io::{Incoming, Line, LineIo, MAX_LINE};
-pub use lifetime::kill_all as kill_all_engines;
+pub(crate) use bench::bench_signature;
+pub use from_engine::Score;
+pub(crate) use lifetime::kill_all as kill_all_engines;
 pub use protocol::{Coordinates, Protocol};
-pub use session::{Answer, EngineSession, Thought};
-pub use spec::{check_program, EngineSpec, Timeouts};
-pub use stderr::MAX_STDERR_LINE;
-pub use sweep::MARK_VAR;
-pub use to_engine::{GoClock, GoLimit, ToEngine};
+pub(crate) use session::Answer;
+pub use session::EngineSession;
+pub(crate) use spec::check_program;
+pub use spec::{EngineSpec, Timeouts};
+pub(crate) use to_engine::GoClock;
+pub use to_engine::GoLimit;
 
 /// What went wrong with an engine.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

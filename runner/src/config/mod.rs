@@ -4,7 +4,7 @@
 
 mod embedded;
 mod fault_kind;
-pub mod locate;
+pub(crate) mod locate;
 mod overrides;
 mod pgn;
 mod plan;
@@ -17,19 +17,13 @@ use std::path::Path;
 use crate::fnv::{fnv1a_hex, Fnv1a};
 
 pub(crate) use embedded::cache_dir;
-pub use fault_kind::FaultKind;
-pub use overrides::{Applier, Override, OverrideError, MAX_KEY_DEPTH};
+pub(crate) use fault_kind::FaultKind;
+pub(crate) use overrides::{Applier, Override};
 pub use pgn::{MoveFormat, PgnExtras};
-pub use plan::{
-    book_use, EnginePlan, FaultLimits, OpeningsPlan, OutputPlan, PgnOut, Plan, Problem,
-    TournamentKind, MAX_ENGINES, MAX_PAIRINGS,
-};
-pub use raw::RawConfig;
+pub(crate) use plan::{book_use, FaultLimits, PgnOut};
+pub use plan::{EnginePlan, Plan, TournamentKind};
+pub(crate) use raw::RawConfig;
 use validate::Files;
-
-/// The embedded default run (`configs/quick.toml`), used when no config is given (its
-/// paths are then found from wherever the runner runs: `embedded.rs`).
-pub const EMBEDDED_QUICK: &str = embedded::QUICK;
 
 /// A config error, printed as `file:line: key: message`, or `flag: key: message` when
 /// a command-line flag set the value.
@@ -79,7 +73,7 @@ pub struct Loaded {
 /// # Errors
 /// [`ConfigError`] for unreadable files, TOML syntax, unknown keys, bad values and bad
 /// overrides.
-pub fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded, ConfigError> {
+pub(crate) fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded, ConfigError> {
     let (name, text) = match path {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| ConfigError {
@@ -112,7 +106,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse_stored(name: &str, text: &str) -> Result<Loaded, ConfigError> {
+pub(crate) fn parse_stored(name: &str, text: &str) -> Result<Loaded, ConfigError> {
     parse_with(name, text, &[], Files::AsWritten)
 }
 
@@ -307,7 +301,7 @@ fn identity(table: &toml::Table) -> toml::Table {
 ///
 /// # Errors
 /// The file cannot be read.
-pub fn fingerprint_file(path: &Path) -> std::io::Result<String> {
+pub(crate) fn fingerprint_file(path: &Path) -> std::io::Result<String> {
     use std::io::Read as _;
     let mut file = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
     let mut hash = Fnv1a::new();
@@ -331,7 +325,7 @@ fn run_hash(table: &toml::Table) -> Result<String, toml::ser::Error> {
 /// two configs in what decides the games: why a resume with `new` is refused. Configs
 /// that do not parse differ in `(the whole config)`.
 #[must_use]
-pub fn differences(old: &str, new: &str) -> Vec<String> {
+pub(crate) fn differences(old: &str, new: &str) -> Vec<String> {
     let (Ok(old), Ok(new)) = (old.parse::<toml::Table>(), new.parse::<toml::Table>()) else {
         return vec!["(the whole config)".to_owned()];
     };

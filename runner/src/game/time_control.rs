@@ -184,12 +184,6 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// A full clock at the start of the game, clamped at zero.
-    #[must_use]
-    pub fn new(control: TimeControl) -> Clock {
-        Clock::with_mode(control, MarginMode::Clamp)
-    }
-
     /// A full clock at the start of the game, its overshoot handled by `mode`.
     #[must_use]
     pub fn with_mode(control: TimeControl, mode: MarginMode) -> Clock {
@@ -349,7 +343,8 @@ mod tests {
 
     #[test]
     fn clock_charges_increments_and_periods() {
-        let mut clock = Clock::new(TimeControl::parse("2/10+1").expect("tc"));
+        let mut clock =
+            Clock::with_mode(TimeControl::parse("2/10+1").expect("tc"), MarginMode::Clamp);
         assert_eq!(clock.moves_to_go(), Some(2));
         clock.charge(ms(3000));
         assert_eq!(clock.left(), Some(ms(8000)));
@@ -358,7 +353,7 @@ mod tests {
         assert_eq!(clock.left(), Some(ms(18_000)), "new period adds the base");
         assert!(clock.flag_fell(ms(18_011), ms(10)));
         assert!(!clock.flag_fell(ms(18_009), ms(10)));
-        let depth = Clock::new(TimeControl::Depth(3));
+        let depth = Clock::with_mode(TimeControl::Depth(3), MarginMode::Clamp);
         assert_eq!(depth.left(), None);
         assert!(!depth.flag_fell(ms(99_999), ms(0)));
     }

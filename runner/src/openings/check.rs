@@ -75,14 +75,13 @@ pub struct CheckSummary {
 }
 
 /// Remembers the openings seen so far, by [`Opening::canonical_key`], and judges
-/// whether each is already over by the rules a game from it is played by.
+/// whether each is already over by the default rules (`openings check` knows no run; a
+/// run checks its book by its own rules, in `book.rs`).
 #[derive(Debug, Default)]
 pub struct Checker {
     /// Canonical key -> first line and whether that line's own key was the
     /// mirrored one (16 bytes per entry).
     seen: HashMap<u64, FirstSeen>,
-    /// The default rules unless told otherwise (`openings check` knows no run).
-    rules: Rules,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -96,15 +95,6 @@ impl Checker {
     #[must_use]
     pub fn new() -> Checker {
         Checker::default()
-    }
-
-    /// A checker that judges "already over" by `rules`.
-    #[must_use]
-    pub fn with_rules(rules: Rules) -> Checker {
-        Checker {
-            rules,
-            ..Checker::default()
-        }
     }
 
     /// Checks one valid opening against itself and everything seen before,
@@ -131,7 +121,7 @@ impl Checker {
                 }
             }
         };
-        match opening.game_over(self.rules) {
+        match opening.game_over(Rules::default()) {
             Some(over) => Some(ProblemKind::GameOver(over)),
             None => duplicate,
         }

@@ -88,7 +88,7 @@ pub enum LineError {
         /// The limit.
         max: usize,
     },
-    /// The line is longer than any opening needs ([`super::MAX_LINE_BYTES`]).
+    /// The line is longer than any opening needs ([`super::lines::MAX_LINE_BYTES`]).
     #[error("line longer than {max} bytes")]
     TooLong {
         /// The limit.

@@ -27,8 +27,6 @@ use super::format::Place;
 use super::lines::RawLines;
 use super::opening::Opening;
 
-pub use self::game::MAX_GAME_PLIES;
-
 /// Yields one `Result` per game of a PGN file, in file order, over any [`BufRead`], with
 /// the [`Place`] where each game starts.
 ///

@@ -1,7 +1,8 @@
 use xq_core::board::START_FEN;
 
 use super::*;
-use crate::openings::{BookFormat, BookReader};
+use crate::openings::format::BookReader;
+use crate::openings::BookFormat;
 
 fn read(text: &str) -> Vec<(Result<Opening, OpeningError>, Place)> {
     let mut reader = PgnReader::new(text.as_bytes());
