@@ -14,9 +14,6 @@ use crate::store::pg::artifacts::{FileRole, RunFile};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::{Db, DbError};
 
-/// The cache's size cap by default: 4 GB.
-pub const DEFAULT_CACHE_SIZE: u64 = 4 << 30;
-
 /// Why a run's files are not ready.
 #[derive(Debug)]
 pub enum NotReady {

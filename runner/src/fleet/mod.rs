@@ -17,16 +17,16 @@
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
-pub mod cache;
-pub mod fit;
+pub(crate) mod cache;
+pub(crate) mod fit;
 mod match_batches;
-pub mod prepare;
-pub mod purge;
-pub mod report;
-pub mod status;
-pub mod submit;
-pub mod tune_batch;
+pub(crate) mod prepare;
+pub(crate) mod purge;
+pub(crate) mod report;
+pub(crate) mod status;
+pub(crate) mod submit;
+pub(crate) mod tune_batch;
 pub mod tune_run;
-pub mod uploads;
-pub mod verify;
-pub mod worker;
+pub(crate) mod uploads;
+pub(crate) mod verify;
+pub(crate) mod worker;

@@ -15,17 +15,17 @@
 //! | `outputs.rs` | `tune.json`: final values, options line, fishtest lines, trajectory |
 //! | `report.rs`, `charts.rs` | `report.html`, in the match report's style and with its chart code |
 
-pub mod charts;
-pub mod config;
-pub mod driver;
-pub mod folder;
+pub(crate) mod charts;
+pub(crate) mod config;
+pub(crate) mod driver;
+pub(crate) mod folder;
 pub mod iteration;
 pub mod journal;
-pub mod options;
-pub mod outputs;
-pub mod params;
-pub mod progress;
-pub mod report;
+pub(crate) mod options;
+pub(crate) mod outputs;
+pub(crate) mod params;
+pub(crate) mod progress;
+pub(crate) mod report;
 pub mod spsa;
 
 pub use config::{load, TunePlan};
