@@ -134,12 +134,12 @@ pub fn run(args: &GenerateArgs) -> u8 {
 }
 
 /// The validated engine and settings.
-struct Prepared {
+struct GenerateSetup {
     spec: EngineSpec,
     settings: Settings,
 }
 
-fn prepare(args: &GenerateArgs) -> Result<Prepared, String> {
+fn prepare(args: &GenerateArgs) -> Result<GenerateSetup, String> {
     let mut command: Vec<String> = args.engine.split_whitespace().map(str::to_owned).collect();
     command.extend(args.engine_args.iter().cloned());
     if command.is_empty() {
@@ -187,7 +187,7 @@ fn prepare(args: &GenerateArgs) -> Result<Prepared, String> {
         coordinates: crate::client::Coordinates::default(),
         options,
     };
-    Ok(Prepared { spec, settings })
+    Ok(GenerateSetup { spec, settings })
 }
 
 /// Fails early (not after an hour of searching) when the output cannot be written.

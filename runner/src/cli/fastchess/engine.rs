@@ -36,7 +36,7 @@ impl Limit {
 
 /// A value and the flag that set it (`-engine name=new tc=10+0.1`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Set<T> {
+pub struct FlagValue<T> {
     pub value: T,
     pub label: String,
 }
@@ -44,28 +44,28 @@ pub struct Set<T> {
 /// Which limit keys an engine has set; `tc=inf` clears the clock.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Limits {
-    tc: Option<Set<Option<String>>>,
-    st: Option<Set<String>>,
-    nodes: Option<Set<u64>>,
-    depth: Option<Set<u32>>,
+    tc: Option<FlagValue<Option<String>>>,
+    st: Option<FlagValue<String>>,
+    nodes: Option<FlagValue<u64>>,
+    depth: Option<FlagValue<u32>>,
 }
 
 /// One engine of the command line, its keys as set so far.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EngineDraft {
-    pub cmd: Option<Set<String>>,
-    pub name: Option<Set<String>>,
+    pub cmd: Option<FlagValue<String>>,
+    pub name: Option<FlagValue<String>>,
     /// `args=` (split like a shell) and cutechess's `arg=` (one each), in order.
     pub args: Vec<String>,
     pub args_label: Option<String>,
-    pub dir: Option<Set<String>>,
-    pub proto: Option<Set<String>>,
-    pub coordinates: Option<Set<String>>,
-    pub restart: Option<Set<bool>>,
-    pub margin_ms: Option<Set<u64>>,
+    pub dir: Option<FlagValue<String>>,
+    pub proto: Option<FlagValue<String>>,
+    pub coordinates: Option<FlagValue<String>>,
+    pub restart: Option<FlagValue<bool>>,
+    pub margin_ms: Option<FlagValue<u64>>,
     /// `option.X` and `env.X`, by name, the last setting of each.
-    pub options: Vec<(String, Set<String>)>,
-    pub env: Vec<(String, Set<String>)>,
+    pub options: Vec<(String, FlagValue<String>)>,
+    pub env: Vec<(String, FlagValue<String>)>,
     limits: Limits,
 }
 
@@ -142,7 +142,7 @@ impl EngineDraft {
     /// starts with `label`.
     pub fn set(&mut self, key: &str, value: &str, label: &str) -> Result<(), String> {
         let fail = |why: String| format!("{label}: {why}");
-        let set = |v: String| Set {
+        let set = |v: String| FlagValue {
             value: v,
             label: label.to_owned(),
         };
@@ -187,19 +187,19 @@ impl EngineDraft {
                     "off" | "auto" => false,
                     other => return Err(fail(format!("`{other}`: expected on or off"))),
                 };
-                self.restart = Some(Set {
+                self.restart = Some(FlagValue {
                     value: on,
                     label: label.to_owned(),
                 });
             }
             "timemargin" => {
-                self.margin_ms = Some(Set {
+                self.margin_ms = Some(FlagValue {
                     value: number(value, "a number of milliseconds").map_err(fail)?,
                     label: label.to_owned(),
                 });
             }
             "tc" => {
-                self.limits.tc = Some(Set {
+                self.limits.tc = Some(FlagValue {
                     value: clock(value).map_err(fail)?,
                     label: label.to_owned(),
                 });
@@ -207,14 +207,14 @@ impl EngineDraft {
             "st" => self.limits.st = Some(set(move_time(value).map_err(fail)?)),
             "nodes" => {
                 let n: u64 = number(value, "a number of nodes").map_err(fail)?;
-                self.limits.nodes = (n > 0).then(|| Set {
+                self.limits.nodes = (n > 0).then(|| FlagValue {
                     value: n,
                     label: label.to_owned(),
                 });
             }
             "depth" | "plies" => {
                 let d: u32 = number(value, "a depth").map_err(fail)?;
-                self.limits.depth = (d > 0).then(|| Set {
+                self.limits.depth = (d > 0).then(|| FlagValue {
                     value: d,
                     label: label.to_owned(),
                 });
@@ -236,33 +236,33 @@ impl EngineDraft {
     ///
     /// # Errors
     /// More than one (fastchess combines `tc` with `nodes`; the config has one limit).
-    pub fn limit(&self) -> Result<Option<Set<Limit>>, String> {
+    pub fn limit(&self) -> Result<Option<FlagValue<Limit>>, String> {
         let l = &self.limits;
-        let mut found: Vec<Set<Limit>> = Vec::new();
-        if let Some(Set {
+        let mut found: Vec<FlagValue<Limit>> = Vec::new();
+        if let Some(FlagValue {
             value: Some(tc),
             label,
         }) = &l.tc
         {
-            found.push(Set {
+            found.push(FlagValue {
                 value: Limit::Clock(tc.clone()),
                 label: label.clone(),
             });
         }
         if let Some(s) = &l.st {
-            found.push(Set {
+            found.push(FlagValue {
                 value: Limit::MoveTime(s.value.clone()),
                 label: s.label.clone(),
             });
         }
         if let Some(n) = &l.nodes {
-            found.push(Set {
+            found.push(FlagValue {
                 value: Limit::Nodes(n.value),
                 label: n.label.clone(),
             });
         }
         if let Some(d) = &l.depth {
-            found.push(Set {
+            found.push(FlagValue {
                 value: Limit::Depth(d.value),
                 label: d.label.clone(),
             });

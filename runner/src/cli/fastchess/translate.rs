@@ -7,7 +7,7 @@
 use toml::Value;
 
 use super::args::Flag;
-use super::engine::{EngineDraft, Set};
+use super::engine::{EngineDraft, FlagValue};
 use crate::config::Override;
 
 /// What the command line asks for besides the config.
@@ -168,11 +168,11 @@ struct State {
     engines: Vec<EngineDraft>,
     /// `-each` parameters with their labels, applied after every engine.
     each: Vec<(String, String, String)>,
-    rounds: Option<Set<u64>>,
-    games: Option<Set<u64>>,
+    rounds: Option<FlagValue<u64>>,
+    games: Option<FlagValue<u64>>,
     sprt: bool,
-    kind: Option<Set<&'static str>>,
-    out: Option<Set<String>>,
+    kind: Option<FlagValue<&'static str>>,
+    out: Option<FlagValue<String>>,
     recover: bool,
     concurrency: bool,
     /// Overrides in the order of their flags (everything but engines and counts).
@@ -222,14 +222,14 @@ impl State {
             }
             "-rounds" => {
                 let n = parse_number(&flag.shown(), flag.single()?, "a number of rounds")?;
-                self.rounds = Some(Set {
+                self.rounds = Some(FlagValue {
                     value: n,
                     label: flag.shown(),
                 });
             }
             "-games" => {
                 let n = parse_number(&flag.shown(), flag.single()?, "a number of games")?;
-                self.games = Some(Set {
+                self.games = Some(FlagValue {
                     value: n,
                     label: flag.shown(),
                 });
@@ -240,7 +240,7 @@ impl State {
                     [n] => parse_number(&flag.shown(), n, "a number of games")?,
                     _ => return Err(format!("{}: takes at most one number", flag.shown())),
                 };
-                self.games = Some(Set {
+                self.games = Some(FlagValue {
                     value: n,
                     label: flag.shown(),
                 });
@@ -310,7 +310,7 @@ impl State {
                         ))
                     }
                 };
-                self.kind = Some(Set {
+                self.kind = Some(FlagValue {
                     value: kind,
                     label: flag.shown(),
                 });
@@ -358,7 +358,7 @@ impl State {
                 );
             }
             "-out" => {
-                self.out = Some(Set {
+                self.out = Some(FlagValue {
                     value: flag.single()?.to_owned(),
                     label: flag.shown(),
                 });
@@ -636,7 +636,7 @@ impl State {
         }
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let label = flag.shown();
-        self.rounds = Some(Set {
+        self.rounds = Some(FlagValue {
             value: 25_000,
             label: label.clone(),
         });
@@ -696,7 +696,7 @@ impl State {
         ));
         let dir = match self.out.take() {
             Some(dir) => dir,
-            None => Set {
+            None => FlagValue {
                 value: default_dir(&self.engines),
                 label: "the default output folder (-out DIR)".to_owned(),
             },
@@ -723,7 +723,7 @@ impl State {
     /// `games` games on one opening each, colours alternating; with 2 games a round is
     /// exactly a pair (one opening, colours swapped), the unit here.
     fn counts(&self, out: &mut Vec<Override>) -> Result<(), String> {
-        let default = |value: u64, what: &str| Set {
+        let default = |value: u64, what: &str| FlagValue {
             value,
             label: format!("fastchess's default {what}"),
         };
@@ -796,7 +796,7 @@ impl State {
                 format!("time.{key}={}", text(&value)),
             ));
         }
-        let margins: Vec<Option<&Set<u64>>> =
+        let margins: Vec<Option<&FlagValue<u64>>> =
             self.engines.iter().map(|e| e.margin_ms.as_ref()).collect();
         if let Some(Some(first)) = margins.first() {
             if margins

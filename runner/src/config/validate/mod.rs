@@ -58,8 +58,8 @@ pub fn validate(raw: &RawConfig, default_dir: &str, files: Files) -> Result<Plan
     let engines = engines::engines(kind, &raw.engines, global_time, files)?;
     let pairings = kind.pairings(engines.len());
     let sprt = sprt::sprt(kind, raw.sprt.as_ref())?;
-    let schedule = tournament::schedule(&raw.tournament, sprt.is_some())?;
-    let openings = openings::openings(raw.openings.as_ref(), schedule.seed, files)?;
+    let section = tournament::tournament_section(&raw.tournament, sprt.is_some())?;
+    let openings = openings::openings(raw.openings.as_ref(), section.seed, files)?;
     let rules = rules::rules(&raw.rules)?;
     let time_margin = time::margin(&raw.time)?;
     let margin_mode = time::margin_mode(&raw.time)?;
@@ -80,11 +80,11 @@ pub fn validate(raw: &RawConfig, default_dir: &str, files: Files) -> Result<Plan
         kind,
         engines,
         pairings,
-        pairs: schedule.pairs,
-        concurrency: schedule.concurrency,
-        affinity: schedule.affinity,
-        seed: schedule.seed,
-        event: schedule.event,
+        pairs: section.pairs,
+        concurrency: section.concurrency,
+        affinity: section.affinity,
+        seed: section.seed,
+        event: section.event,
         openings,
         settings,
         sprt,

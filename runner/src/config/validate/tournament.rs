@@ -41,7 +41,7 @@ pub(super) fn size(kind: TournamentKind, engines: usize) -> Result<(), Problem> 
 }
 
 /// The rest of `[tournament]`, resolved.
-pub(super) struct Schedule {
+pub(super) struct TournamentSection {
     pub pairs: u64,
     pub concurrency: usize,
     pub affinity: bool,
@@ -51,7 +51,10 @@ pub(super) struct Schedule {
 
 /// Pairs (from `pairs` or `games`; an SPRT run may leave both out), concurrency,
 /// affinity, seed and event.
-pub(super) fn schedule(raw: &RawTournament, has_sprt: bool) -> Result<Schedule, Problem> {
+pub(super) fn tournament_section(
+    raw: &RawTournament,
+    has_sprt: bool,
+) -> Result<TournamentSection, Problem> {
     let pairs = match (raw.pairs, raw.games) {
         (Some(_), Some(_)) => {
             return Err(problem("tournament.games", "set pairs or games, not both"))
@@ -89,7 +92,7 @@ pub(super) fn schedule(raw: &RawTournament, has_sprt: bool) -> Result<Schedule, 
     if affinity {
         crate::client::affinity::check().map_err(|why| problem("tournament.affinity", why))?;
     }
-    Ok(Schedule {
+    Ok(TournamentSection {
         pairs,
         concurrency,
         affinity,
