@@ -15,6 +15,7 @@ pub mod game;
 pub mod openings;
 pub mod output;
 pub mod play;
+pub(crate) mod scaling;
 pub mod schedule;
 pub mod signals;
 pub mod stats;

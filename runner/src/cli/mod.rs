@@ -20,6 +20,7 @@ pub(crate) mod purge;
 pub(crate) mod report;
 pub(crate) mod resume;
 pub(crate) mod run;
+mod scaling;
 pub(crate) mod stats;
 pub(crate) mod status;
 pub(crate) mod submit;

@@ -32,6 +32,9 @@ pub struct ResumeArgs {
 /// Runs `resume`.
 #[must_use]
 pub fn run(args: &ResumeArgs) -> u8 {
+    if crate::scaling::is_scaling_folder(&args.dir) {
+        return super::scaling::resume(args);
+    }
     let meta = match RunMeta::read(&args.dir) {
         Ok(meta) => meta,
         Err(e) => {

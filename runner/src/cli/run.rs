@@ -52,7 +52,7 @@ pub struct RunArgs {
 
 impl RunArgs {
     /// The overrides, each labelled with its flag so that an error names it.
-    fn overrides(&self) -> Vec<Override> {
+    pub(super) fn overrides(&self) -> Vec<Override> {
         let mut all: Vec<Override> = self.set.iter().map(|s| Override::set(s)).collect();
         if let Some(p) = &self.pairs {
             all.push(Override::flag(
@@ -80,7 +80,7 @@ impl RunArgs {
 }
 
 /// Prints the validated plan (`--dry-run`).
-fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
+pub(super) fn print_plan(plan: &Plan, hash: &str, shard: Option<Shard>) {
     let pairs = plan.pairs * plan.pairings.len() as u64;
     crate::stdout::line(format_args!(
         "kind: {}, {} pairing(s) x {} pairs = {} games at most, concurrency {}, seed {}",
@@ -315,6 +315,13 @@ pub fn run(args: &RunArgs) -> u8 {
     {
         eprintln!("error: {message}");
         return exit::USAGE;
+    }
+    if let Some(code) = args
+        .config
+        .as_deref()
+        .and_then(|path| super::scaling::run_if_scaling(args, path))
+    {
+        return code;
     }
     let mut loaded = match load(args.config.as_deref(), &args.overrides()) {
         Ok(loaded) => loaded,
