@@ -180,6 +180,26 @@ fn a_scaling_run_killed_with_sigkill_resumes_with_no_game_lost_or_doubled() {
         first < second && second < third && first.is_some(),
         "{stdout}"
     );
+    // Interleaved, a point still plays the games of its match alone.
+    let alone = scratch("scaling-interleaved-alone");
+    let plain = alone.path().join("plain.toml");
+    let text = std::fs::read_to_string(&reference)
+        .expect("config")
+        .replace(
+            "[scaling]\ndepth = [1, 2]\ninterleave = true",
+            "[time]\ndepth = 2",
+        )
+        .replace(
+            path(&whole.path().join("out")),
+            path(&alone.path().join("out")),
+        );
+    std::fs::write(&plain, text).expect("write");
+    let (code, stdout, stderr) = runner(&["run", path(&plain)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        games(&whole.path().join("out").join("depth-2")),
+        games(&alone.path().join("out"))
+    );
 
     let cut = scratch("scaling-cut");
     let label = tag("scaling-cut");
