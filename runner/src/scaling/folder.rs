@@ -11,7 +11,7 @@ use thiserror::Error;
 use super::config::{Kind, Point, ScalingPlan};
 use crate::config::{ConfigError, Override};
 use crate::schedule::folder_lock::{FolderLock, LOCK_FILE};
-use crate::schedule::RunError;
+use crate::schedule::tournament::RunError;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
 use crate::store::meta::RUN_FILE;
 

@@ -13,13 +13,13 @@
 //! | `results.rs` | `scaling.json` and the terminal table, from each point's `summary.json` |
 //! | `report.rs` | `report.html`: Elo and nElo against the setting |
 
-pub mod config;
-pub mod drive;
-pub mod estimate;
-pub mod folder;
-pub mod report;
-pub mod results;
+pub(crate) mod config;
+pub(crate) mod drive;
+pub(crate) mod estimate;
+pub(crate) mod folder;
+pub(crate) mod report;
+pub(crate) mod results;
 
-pub use config::{load, parse, scaling_line, Kind, Point, ScalingPlan};
-pub use drive::{estimate_lines, is_scaling_folder, play, Mode};
-pub use folder::{ScalingError, StoredPlan};
+pub(crate) use config::{load, scaling_line, ScalingPlan};
+pub(crate) use drive::{estimate_lines, is_scaling_folder, play, Mode};
+pub(crate) use folder::StoredPlan;
