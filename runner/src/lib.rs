@@ -5,6 +5,7 @@
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
 pub mod atomic_file;
+pub(crate) mod bisect;
 pub mod cli;
 pub mod client;
 pub mod config;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::exit;
 
+pub(crate) mod bisect;
 pub(crate) mod cancel;
 pub(crate) mod db;
 pub mod fastchess;
@@ -84,6 +85,9 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Tune engine options with SPSA (fishtest's): a config with a [tune] section.
     Tune(tune::TuneArgs),
+    /// Find the first build of a series that plays worse than the first, by SPRTs
+    /// (`resume DIR` continues it).
+    Bisect(bisect::BisectArgs),
 }
 
 /// The multi-threaded tokio runtime of the commands that drive engines; `None` (after a
@@ -125,5 +129,6 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Db(args) => db::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Bisect(args) => bisect::run(&args),
     }
 }

@@ -1,6 +1,7 @@
 //! `xq-runner resume <dir> [--pairs N] [--concurrency N]`: continues the run in a folder
 //! from the folder alone (`run.json` holds the config it plays); with more `--pairs`
-//! than it had, extends a finished run.
+//! than it had, extends a finished run. A bisection's folder (`bisect.json`) goes on at
+//! the step it was in.
 
 use std::path::PathBuf;
 
@@ -34,6 +35,16 @@ pub struct ResumeArgs {
 pub fn run(args: &ResumeArgs) -> u8 {
     if crate::scaling::is_scaling_folder(&args.dir) {
         return super::scaling::resume(args);
+    }
+    if args.dir.join(crate::bisect::state::STATE_FILE).exists() {
+        if args.pairs.is_some() || args.dry_run || args.log.is_some() {
+            eprintln!(
+                "error: {} holds a bisection: its resume takes only --concurrency",
+                args.dir.display()
+            );
+            return exit::USAGE;
+        }
+        return super::bisect::resume(&args.dir, args.concurrency);
     }
     let meta = match RunMeta::read(&args.dir) {
         Ok(meta) => meta,

@@ -5,9 +5,12 @@
 //! is therefore higher the nearer its own `skill` is to `best`.
 //!
 //! ```text
-//! tune-engine [--best B] [--move-ms MS] [--tag T]
+//! tune-engine [--best B] [--move-ms MS] [--seed S] [--tag T]
 //! ```
 //! `--move-ms` makes each move take that long (for tests that interrupt a tune).
+//! `--seed` makes it deterministic: each move's draws are seeded by `S` and the
+//! `position` line alone, so a position reached the same way gets the same move
+//! (without it the draws are seeded by the process id and the time).
 //! Announces `skill` (UCCI) / `Skill` (UCI) as `type spin min 0 max 100 default 50`.
 //! `--tag` is ignored; tests use it to find their processes.
 
@@ -47,6 +50,13 @@ fn greedy(pos: &Position, moves: &[Move]) -> Option<Move> {
     best.map(|(_, m)| m)
 }
 
+/// FNV-1a of some bytes: the same in every process (a `--seed` engine's draws).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 #[path = "../position_line.rs"]
 mod position_line;
 
@@ -68,6 +78,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut best = 70i64;
     let mut move_time = std::time::Duration::ZERO;
+    let mut fixed_seed: Option<u64> = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match (arg.as_str(), it.next()) {
@@ -75,9 +86,12 @@ fn main() {
             ("--move-ms", Some(v)) => {
                 move_time = std::time::Duration::from_millis(v.parse().unwrap_or(0));
             }
+            ("--seed", Some(v)) => fixed_seed = v.parse().ok(),
             ("--tag", Some(_)) => {}
             _ => {
-                eprintln!("tune-engine: usage: tune-engine [--best B] [--move-ms MS] [--tag T]");
+                eprintln!(
+                    "tune-engine: usage: tune-engine [--best B] [--move-ms MS] [--seed S] [--tag T]"
+                );
                 std::process::exit(2);
             }
         }
@@ -89,6 +103,7 @@ fn main() {
     let mut rng = SplitMix64::new(seed);
     let mut skill = 50i64;
     let mut current: Option<Position> = None;
+    let mut position_line = String::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -114,13 +129,19 @@ fn main() {
                 }
             }
             Some("isready") => say("readyok"),
-            Some("position") => current = position(&line),
+            Some("position") => {
+                current = position(&line);
+                position_line.clone_from(&line);
+            }
             Some("go") => {
                 let Some(pos) = current.clone() else {
                     say("nobestmove");
                     continue;
                 };
                 let moves = legal_moves(&pos);
+                if let Some(seed) = fixed_seed {
+                    rng = SplitMix64::new(seed ^ fnv1a(position_line.trim().as_bytes()));
+                }
                 let good = 1.0 - (skill - best).abs() as f64 / 50.0;
                 let pick = if rng.next_f64() < good {
                     greedy(&pos, &moves)
