@@ -150,7 +150,10 @@ fn built(state: &State, index: usize) -> Result<bool, BisectError> {
 }
 
 /// The ends of a git series must build: the search stands on them.
-fn ends_built(state: &State) -> Result<(), BisectError> {
+///
+/// # Errors
+/// [`BisectError::Input`] naming the end that does not build; [`BisectError::Build`].
+pub fn ends_built(state: &State) -> Result<(), BisectError> {
     let last = state.builds.len() - 1;
     for (index, end) in [(0, "good"), (last, "bad")] {
         let Some(series) = &state.git else {

@@ -188,7 +188,10 @@ fn start(args: &BisectArgs) -> Result<State, BisectError> {
             args.out.display()
         )));
     }
-    if std::fs::read_dir(&args.out).is_ok_and(|mut d| d.next().is_some()) {
+    // The default cache (OUT/builds) may be there from a bisection that stopped at a
+    // bad end that did not build.
+    let holds_more = |d: std::fs::ReadDir| d.flatten().any(|e| e.file_name() != "builds");
+    if std::fs::read_dir(&args.out).is_ok_and(holds_more) {
         return Err(BisectError::Input(format!(
             "--out {}: is not empty and holds no bisection: give another --out",
             args.out.display()
@@ -202,25 +205,10 @@ fn start(args: &BisectArgs) -> Result<State, BisectError> {
         template = bisect::config::with_concurrency(&template, c)?;
     }
     let (builds, git) = series(args)?;
-    // The config as the first step plays it, checked before anything is built or written.
-    let last = builds.len() - 1;
-    let tested = bisect::config::Side {
-        name: format!("build-{last}"),
-        program: &builds[0].program,
-    };
-    let good = bisect::config::Side {
-        name: "build-0".to_owned(),
-        program: &builds[0].program,
-    };
-    bisect::config::step(&file, &template, &tested, &good, &args.out.join("step-00"))?;
-    std::fs::create_dir_all(&args.out).map_err(|e| BisectError::Write {
-        path: args.out.clone(),
-        why: e.to_string(),
-    })?;
     let state = State {
         version: VERSION,
         status: Status::Running,
-        config_file: file,
+        config_file: file.clone(),
         config: template,
         design,
         builds,
@@ -229,6 +217,29 @@ fn start(args: &BisectArgs) -> Result<State, BisectError> {
         skipped: std::collections::BTreeSet::new(),
         outcome: None,
     };
+    // The search stands on its ends: a git series whose ends do not build is refused.
+    bisect::ends_built(&state)?;
+    // The config as the first step plays it, checked before anything is written.
+    let last = state.builds.len() - 1;
+    let tested = bisect::config::Side {
+        name: format!("build-{last}"),
+        program: &state.builds[0].program,
+    };
+    let good = bisect::config::Side {
+        name: "build-0".to_owned(),
+        program: &state.builds[0].program,
+    };
+    bisect::config::step(
+        &file,
+        &state.config,
+        &tested,
+        &good,
+        &args.out.join("step-00"),
+    )?;
+    std::fs::create_dir_all(&args.out).map_err(|e| BisectError::Write {
+        path: args.out.clone(),
+        why: e.to_string(),
+    })?;
     state.write(&args.out)?;
     Ok(state)
 }
