@@ -211,6 +211,17 @@ impl State {
         if state.builds.len() < 2 {
             return Err(bad("fewer than two builds".to_owned()));
         }
+        let count = state.builds.len();
+        let named = state
+            .steps
+            .iter()
+            .map(|s| s.build)
+            .chain(state.skipped.iter().copied());
+        if let Some(b) = named.into_iter().find(|&b| b >= count) {
+            return Err(bad(format!(
+                "build {b} named, but there are {count} builds"
+            )));
+        }
         Ok(state)
     }
 
