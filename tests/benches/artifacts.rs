@@ -16,19 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use common::{bin, median, pg};
+use common::{bin, median, pg, runner};
 
 const MB: usize = 1 << 20;
-
-fn runner(args: &[&str]) -> String {
-    let out = Command::new(bin("xq-runner"))
-        .args(args)
-        .stderr(Stdio::null())
-        .output()
-        .expect("run xq-runner");
-    assert!(out.status.success(), "xq-runner {args:?} failed");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A file of `size` bytes that does not compress (PostgreSQL would squeeze a constant).
 fn noise(path: &Path, size: usize, seed: u64) {

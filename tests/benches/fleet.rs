@@ -12,7 +12,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{bin, median, pg};
+use common::{bin, median, pg, runner};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
@@ -20,16 +20,6 @@ fn config(dir: &Path, pairs: u64, concurrency: usize) -> PathBuf {
     let path = dir.join(format!("bench-{pairs}.toml"));
     std::fs::write(&path, common::instant_match(pairs, concurrency, None)).expect("write config");
     path
-}
-
-fn runner(args: &[&str]) -> String {
-    let out = Command::new(bin("xq-runner"))
-        .args(args)
-        .stderr(Stdio::null())
-        .output()
-        .expect("run xq-runner");
-    assert!(out.status.success(), "xq-runner {args:?} failed");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn local(config: &Path, out: &Path) -> f64 {

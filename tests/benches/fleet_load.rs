@@ -23,11 +23,11 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{bin, pg};
+use common::{pg, runner};
 use xq_runner::store::journal::{Journal, JournalEntry};
 use xq_runner::store::pg::{connect::parse, connect::Source, Db};
 
@@ -40,16 +40,6 @@ const RENEWALS: u32 = 4;
 /// Simulated workers, each on its own connection.
 const CONNECTIONS: usize = 40;
 const LEASE: Duration = Duration::from_secs(60);
-
-fn runner(args: &[&str]) -> String {
-    let out = Command::new(bin("xq-runner"))
-        .args(args)
-        .stderr(Stdio::null())
-        .output()
-        .expect("run xq-runner");
-    assert!(out.status.success(), "xq-runner {args:?} failed");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Clock ticks a second of /proc's times.
 fn ticks_per_s() -> f64 {
@@ -298,15 +288,7 @@ fn main() {
         .prefix("xq-bench-load-")
         .tempdir()
         .expect("scratch");
-    let cluster = pg::Cluster::start();
-    runner(&[
-        "db",
-        "init",
-        "--db",
-        &cluster.url("xq_owner"),
-        "--worker-role",
-        "xq_worker",
-    ]);
+    let cluster = common::fleet::fleet();
     // The games, recorded once: 16 pairs of a local run.
     let played = dir.path().join("played");
     runner(&[

@@ -226,23 +226,21 @@ fn the_server_may_go_away_and_come_back() {
     assert_eq!(got, expected, "nothing lost, nothing doubled");
 }
 
+/// The journal entries of a local run of `config`, played into `out`.
+fn played_entries(config: &Path, out: &Path) -> Vec<xq_runner::store::journal::JournalEntry> {
+    let (code, stdout, err) = runner(&["run", path(config), "--out", path(out)]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    xq_runner::store::journal::Journal::read_all(&out.join("games.jsonl"))
+        .expect("the local journal")
+}
+
 #[test]
 fn a_result_sent_under_a_lost_lease_is_refused() {
     use xq_runner::store::pg::{connect::parse, connect::Source, Db, DbError};
 
     let dir = scratch("fleet-fence");
     let config = fault_config(dir.path(), 2, "", "");
-    let played = {
-        let (code, out, err) = runner(&[
-            "run",
-            path(&config),
-            "--out",
-            path(&dir.path().join("local")),
-        ]);
-        assert_eq!(code, 0, "{out}{err}");
-        xq_runner::store::journal::Journal::read_all(&dir.path().join("local/games.jsonl"))
-            .expect("the local journal")
-    };
+    let played = played_entries(&config, &dir.path().join("local"));
     let cluster = fleet();
     let id: i64 = submit(&cluster, &config, &["--batch-pairs", "1"])
         .parse()
@@ -303,17 +301,7 @@ fn submits_of_one_run_at_once_neither_deadlock_nor_lose_a_game() {
 
     let dir = scratch("fleet-concurrent");
     let config = fault_config(dir.path(), 4, "", "");
-    let mut played = xq_runner::store::journal::Journal::read_all(&{
-        let (code, out, err) = runner(&[
-            "run",
-            path(&config),
-            "--out",
-            path(&dir.path().join("local")),
-        ]);
-        assert_eq!(code, 0, "{out}{err}");
-        dir.path().join("local/games.jsonl")
-    })
-    .expect("the local journal");
+    let mut played = played_entries(&config, &dir.path().join("local"));
     played.sort_by_key(|e| (e.pair, e.game));
     let big = fault_config(dir.path(), 400, "", "");
     let cluster = fleet();

@@ -150,6 +150,30 @@ fn find_key(table: &Table, prefix: &str, line: &Range<usize>, found: &mut Option
     }
 }
 
+/// The text with every line of the table `name` and its subtables (`[name]`,
+/// `[name.*]`) commented out, so that a workload's own section can be set aside while
+/// the run's config code reads the rest with its lines where they were.
+#[must_use]
+pub fn without_table(text: &str, name: &str) -> String {
+    let nested = format!("{name}.");
+    let mut inside = false;
+    text.split_inclusive('\n')
+        .map(|line| {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with('[') {
+                let header = trimmed.trim_start_matches('[');
+                let header = header.split(']').next().unwrap_or_default().trim();
+                inside = header == name || header.starts_with(&nested);
+            }
+            if inside {
+                format!("#{line}")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +207,14 @@ mod tests {
         assert_eq!(line_of(text, &["engine", "0", "name"]), Some(5));
         assert_eq!(line_of(text, &["tournament", "missing"]), Some(1));
         assert_eq!(line_of("not toml [", &["x"]), None);
+    }
+
+    #[test]
+    fn a_table_and_its_subtables_are_commented_out_and_lines_kept() {
+        let text = "[time]\ndepth = 2\n[tune]\na = 1\n[tune.x]\nb = 2\n[tuner]\nc = 3\n";
+        assert_eq!(
+            without_table(text, "tune"),
+            "[time]\ndepth = 2\n#[tune]\n#a = 1\n#[tune.x]\n#b = 2\n[tuner]\nc = 3\n"
+        );
     }
 }

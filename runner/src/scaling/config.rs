@@ -104,27 +104,6 @@ pub fn scaling_line(text: &str) -> Option<usize> {
         .then(|| line_of(text, &["scaling"]))?
 }
 
-/// The text with every line of the `[scaling]` and `[scaling.*]` tables commented out,
-/// so that the run's config code reads the rest with its lines where they were.
-fn without_scaling(text: &str) -> String {
-    let mut inside = false;
-    text.split_inclusive('\n')
-        .map(|line| {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with('[') {
-                let name = trimmed.trim_start_matches('[');
-                let name = name.split(']').next().unwrap_or_default().trim();
-                inside = name == "scaling" || name.starts_with("scaling.");
-            }
-            if inside {
-                format!("#{line}")
-            } else {
-                line.to_owned()
-            }
-        })
-        .collect()
-}
-
 /// A setting as a folder name: letters, digits and `+.-`, anything else `_`.
 fn folder_name(kind: Kind, setting: &str) -> String {
     let safe: String = setting
@@ -283,7 +262,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<ScalingPl
             ));
         }
     }
-    let rest = without_scaling(text);
+    let rest = crate::config::locate::without_table(text, "scaling");
     let mut points = Vec::with_capacity(list.len());
     let mut root: Option<PathBuf> = None;
     for s in list {

@@ -78,27 +78,6 @@ fn error(file: &str, line: Option<usize>, key: Option<&str>, message: String) ->
     }
 }
 
-/// The text with every line of the `[tune]` and `[tune.*]` tables commented out, so
-/// that the run's config code reads the rest with its lines where they were.
-fn without_tune(text: &str) -> String {
-    let mut in_tune = false;
-    text.split_inclusive('\n')
-        .map(|line| {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with('[') {
-                let name = trimmed.trim_start_matches('[');
-                let name = name.split(']').next().unwrap_or_default().trim();
-                in_tune = name == "tune" || name.starts_with("tune.");
-            }
-            if in_tune {
-                format!("#{line}")
-            } else {
-                line.to_owned()
-            }
-        })
-        .collect()
-}
-
 /// The line of the `[tune]` table when `text` is a tune config (for `run` and `submit`,
 /// which send a tune elsewhere); `None` for any other text, even one that does not parse.
 #[must_use]
@@ -338,7 +317,7 @@ pub fn parse(
 
     // The rest, read as `run` reads a config: the tune tables commented out (lines stay
     // where they were) and a stand-in second engine after the last line.
-    let stripped = without_tune(text);
+    let stripped = crate::config::locate::without_table(text, "tune");
     let same = stripped.parse::<toml::Table>().ok().is_some_and(|rest| {
         let mut all: toml::Table = text.parse().unwrap_or_default();
         all.remove("tune");

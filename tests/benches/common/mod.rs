@@ -10,7 +10,18 @@ use std::path::Path;
 mod shared;
 // Each bench takes what it needs of these.
 #[allow(unused_imports)]
-pub use shared::{bin, bin_dir, pg};
+pub use shared::{bin, bin_dir, fleet, pg};
+
+/// Runs this build's `xq-runner` with `args`, which must succeed; its standard output.
+pub fn runner(args: &[&str]) -> String {
+    let out = std::process::Command::new(bin("xq-runner"))
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .expect("run xq-runner");
+    assert!(out.status.success(), "xq-runner {args:?} failed");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
 
 /// The middle value (the upper one of an even count).
 pub fn median(mut values: Vec<f64>) -> f64 {
