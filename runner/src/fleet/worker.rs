@@ -283,27 +283,21 @@ async fn work_loop(
                     ))?,
                     None => Ok(Ready::default()),
                 };
-                let ready = match ready {
-                    Ok(ready) => ready,
-                    Err(why) => {
-                        eprintln!("refusing run {}: {why}", run.id);
-                        retry!(link, "refusing a run", |db| db.refuse(
-                            run.id,
-                            &options.name,
-                            &why
-                        ))?;
-                        refused.insert(run.id);
-                        continue;
+                // The run's files fetched, then its engines checked: one refusal for both.
+                let prepared = match ready {
+                    Ok(ready) => {
+                        for (name, bytes) in &ready.fetched {
+                            crate::stdout::line(format_args!(
+                                "run {}: fetched {name} ({})",
+                                run.id,
+                                super::uploads::size_text(*bytes)
+                            ));
+                        }
+                        prepare(run, options.concurrency, &ready.overrides).await
                     }
+                    Err(why) => Err(why),
                 };
-                for (name, bytes) in &ready.fetched {
-                    crate::stdout::line(format_args!(
-                        "run {}: fetched {name} ({})",
-                        run.id,
-                        super::uploads::size_text(*bytes)
-                    ));
-                }
-                match prepare(run, options.concurrency, &ready.overrides).await {
+                match prepared {
                     Ok(prepared) => {
                         if !prepared.bench_nps.is_empty() {
                             retry!(link, "reporting the bench", |db| db.report_bench(
