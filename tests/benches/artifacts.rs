@@ -96,15 +96,7 @@ fn main() {
         .expect("scratch");
     let build = dir.path().join("build");
     std::fs::create_dir_all(&build).expect("build");
-    let cluster = pg::Cluster::start();
-    runner(&[
-        "db",
-        "init",
-        "--db",
-        &cluster.url("xq_owner"),
-        "--worker-role",
-        "xq_worker",
-    ]);
+    let cluster = common::fleet::fleet();
 
     let (mut upload, mut empty, mut warm, mut crowd) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
