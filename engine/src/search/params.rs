@@ -1,9 +1,9 @@
-//! Every search constant, named in one place, each with the formula the code applies.
-//!
-//! The tunable ones (margins, reductions, thresholds) are the defaults of
-//! [`SearchParams`](super::SearchParams), which the searcher reads at run time and the
-//! protocol sets as options (`docs/tuning-parameters.md`); the rest (limits of the data
-//! structures, move ordering, time management, housekeeping) are used as they are.
+//! Every search constant that is not tunable, named in one place, each with the formula
+//! the code applies: limits of the data structures, move ordering, time management,
+//! housekeeping. The tunable ones (margins, reductions, thresholds), which the searcher
+//! reads at run time and the protocol sets as options (`docs/tuning-parameters.md`), are
+//! declared once each, with their formulas, in the knob table of
+//! [`SearchParams`](super::SearchParams) (`search_params.rs`).
 //!
 //! In the formulas, `depth` is the remaining depth of the node (after internal iterative
 //! reduction, in the move loop), `ply` its distance from the root, `eval` its static
@@ -35,93 +35,10 @@ pub const SEARCH_REPETITION_COUNT: u32 = 2;
 // Iterative deepening and aspiration windows (driver.rs)
 // -----------------------------------------------------------------------------------------
 
-/// Aspiration window: from depth [`ASPIRATION_MIN_DEPTH`] on (and unless the last score is
-/// a mate) an iteration starts with the window `previous ± δ`, `δ = ASPIRATION_WINDOW`.
-/// On a fail low `beta = (alpha + beta) / 2, alpha = score - δ`; on a fail high
-/// `beta = score + δ`; then `δ += δ`.
-pub const ASPIRATION_WINDOW: i32 = 30;
-/// Iterations below this depth search the full window.
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// Once the doubled `δ` exceeds this, the iteration is searched with the full window.
+/// Once the doubled `δ` of the aspiration window (see
+/// [`SearchParams::aspiration_window`](super::SearchParams::aspiration_window)) exceeds
+/// this, the iteration is searched with the full window.
 pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
-
-// -----------------------------------------------------------------------------------------
-// Pruning before the move loop (searcher.rs), at nodes that are neither PV nor in check
-// -----------------------------------------------------------------------------------------
-
-/// Reverse futility (static null move): return `eval` when `depth <= RFP_MAX_DEPTH` and
-/// `eval - RFP_MARGIN * depth >= beta` (and `beta` is not a mate score).
-pub const RFP_MARGIN: i32 = 110;
-/// See [`RFP_MARGIN`].
-pub const RFP_MAX_DEPTH: i32 = 6;
-
-/// Null move: tried when `depth >= NULL_MIN_DEPTH`, `eval >= beta`, the move before was
-/// not a null move and the side to move keeps at least [`NULL_MIN_MATERIAL`]; the child
-/// searches `depth - 1 - R` with `R = NULL_BASE + depth / NULL_DEPTH_DIVISOR +
-/// min((eval - beta) / NULL_EVAL_DIVISOR, NULL_EVAL_MAX_REDUCTION)`; a score `>= beta`
-/// returns (`beta` in place of a mate score).
-pub const NULL_MIN_DEPTH: i32 = 2;
-/// See [`NULL_MIN_DEPTH`].
-pub const NULL_BASE: i32 = 3;
-/// See [`NULL_MIN_DEPTH`].
-pub const NULL_DEPTH_DIVISOR: i32 = 4;
-/// See [`NULL_MIN_DEPTH`].
-pub const NULL_EVAL_DIVISOR: i32 = 300;
-/// See [`NULL_MIN_DEPTH`].
-pub const NULL_EVAL_MAX_REDUCTION: i32 = 2;
-/// Null move only when the side to move has at least this much rook, horse and cannon
-/// material (sum of their piece values): with less, zugzwang is a real risk.
-pub const NULL_MIN_MATERIAL: i32 = 450;
-
-/// Internal iterative reduction: a node with `depth >= IIR_MIN_DEPTH` and no hash move
-/// is searched one ply shallower (`depth -= 1`).
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-// -----------------------------------------------------------------------------------------
-// Pruning and reductions in the move loop (searcher.rs), never at the root or in check
-// -----------------------------------------------------------------------------------------
-
-/// Futility: when `depth <= FUTILITY_MAX_DEPTH` and `eval + FUTILITY_MARGIN * depth <=
-/// alpha`, quiet moves that do not give check are skipped (not even generated).
-pub const FUTILITY_MARGIN: i32 = 130;
-/// See [`FUTILITY_MARGIN`].
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-/// Losing captures (by the ordering's test) that give no check are skipped when
-/// `depth <= BAD_CAPTURE_MAX_DEPTH` and `eval + FUTILITY_MARGIN * depth <= alpha`.
-pub const BAD_CAPTURE_MAX_DEPTH: i32 = 3;
-
-/// Late move pruning: when `depth <= LMP_MAX_DEPTH`, once `LMP_BASE + (depth * depth >>
-/// s)` quiet moves have been searched (`s = 0` if improving, else 1: halved), the rest
-/// of the quiet moves are skipped.
-pub const LMP_BASE: usize = 4;
-/// See [`LMP_BASE`].
-pub const LMP_MAX_DEPTH: i32 = 6;
-
-/// Late move reductions: a quiet move, not a check, at a node not in check, with
-/// `depth >= LMR_MIN_DEPTH` and at least `LMR_MIN_MOVES` moves searched before it, is
-/// searched first with the null window at `new_depth - r`, `r = LMR[depth][searched] -
-/// pv_node + !improving - killer - history / LMR_HISTORY_DIVISOR` clamped to
-/// `[0, new_depth - 1]`, where `LMR[d][m] = trunc(clamp(LMR_BASE / 100 + ln d * ln m /
-/// (LMR_DIVISOR / 100), 0, LMR_TABLE_MAX))` and `history` is the move's butterfly,
-/// counter-move and follow-up history summed, as the move ordering reads it.
-pub const LMR_MIN_MOVES: usize = 3;
-/// See [`LMR_MIN_MOVES`].
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// See [`LMR_MIN_MOVES`]: the table's constant term, in hundredths of a ply.
-pub const LMR_BASE: i32 = 75;
-/// See [`LMR_MIN_MOVES`]: the table's divisor of `ln d * ln m`, in hundredths.
-pub const LMR_DIVISOR: i32 = 225;
-/// See [`LMR_MIN_MOVES`]: a history of this much takes one ply off the reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 6000;
-
-// -----------------------------------------------------------------------------------------
-// Quiescence search (searcher.rs)
-// -----------------------------------------------------------------------------------------
-
-/// Delta pruning, out of check: only captures of pieces worth more than `alpha -
-/// stand_pat - DELTA_MARGIN` are generated, and a capture is skipped when `stand_pat +
-/// victim + DELTA_MARGIN <= alpha`.
-pub const DELTA_MARGIN: i32 = 200;
 
 // -----------------------------------------------------------------------------------------
 // Move ordering (heuristics.rs, picker.rs; not tunable)

@@ -33,7 +33,8 @@ pub(super) fn ply_entry(pos: &Position, mv: Option<Move>, gave_check: bool) -> P
 }
 
 /// Late move reduction table, `[depth][moves searched]`, built from the parameters'
-/// `lmr_base` and `lmr_divisor` (the formula is at [`LMR_MIN_MOVES`]).
+/// `lmr_base` and `lmr_divisor` (the formula is at
+/// [`SearchParams::lmr_min_moves`]).
 fn lmr_table(params: &SearchParams) -> Vec<[u8; LMR_TABLE_MOVES]> {
     let base = f64::from(params.lmr_base) / 100.0;
     let divisor = f64::from(params.lmr_divisor) / 100.0;
