@@ -3,10 +3,13 @@
 //! config keys ([`translate`]) and then read, checked and played exactly as a TOML file
 //! is: one meaning for both. `--print-config` prints the TOML a command line amounts to;
 //! `--dry-run` prints the plan; `--resume` continues the run of the same command line.
-//! The table of flags and keys is `docs/fastchess-flags.md`.
+//! The table of flags and keys is `flag_table.rs`; `docs/fastchess-flags.md` shows it.
 
 mod args;
 mod engine;
+mod flag_table;
+#[cfg(test)]
+mod flag_table_docs_test;
 mod toml_text;
 mod translate;
 

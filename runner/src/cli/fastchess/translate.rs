@@ -2,12 +2,14 @@
 //! overrides: each `key=value` of the config a flag amounts to, labelled with the flag.
 //! Applied to an empty config they make the run a TOML file would describe, read and
 //! checked by the same code; an error in a value names the flag that set it.
-//! The table of flags and keys is `docs/fastchess-flags.md`.
+//! Which flags are read or refused, and the key each amounts to, is the table of
+//! `flag_table.rs`, which `docs/fastchess-flags.md` shows.
 
 use toml::Value;
 
 use super::args::Flag;
 use super::engine::{EngineDraft, FlagValue};
+use super::flag_table;
 use crate::config::Override;
 
 /// What the command line asks for besides the config.
@@ -34,71 +36,6 @@ pub struct Translation {
     pub log: Option<std::path::PathBuf>,
 }
 
-/// Flags that mean something in fastchess or cutechess-cli but not here, and why.
-const NOT_HERE: &[(&str, &str)] = &[
-    ("-variant", "xq-runner plays Xiangqi only"),
-    ("-tb", "there are no Xiangqi tablebases to adjudicate with"),
-    ("-tbpieces", "there are no Xiangqi tablebases to adjudicate with"),
-    ("-tbignore50", "there are no Xiangqi tablebases to adjudicate with"),
-    ("-tbadjudicate", "there are no Xiangqi tablebases to adjudicate with"),
-    ("-noswap", "xq-runner plays every opening twice with colours swapped (a pair)"),
-    ("-reverse", "xq-runner plays every opening twice with colours swapped (a pair)"),
-    ("-epdout", "not supported; games.pgn has every game"),
-    ("-config", "fastchess's JSON config is not read: --print-config gives the TOML config of a command line, `xq-runner run FILE --resume` continues a run"),
-    ("-debug", "not supported: RUST_LOG=trace shows engine traffic on stderr"),
-    ("-site", "not supported: games.pgn's Site is xq-runner"),
-    ("-wait", "not supported"),
-    ("-scoreinterval", "belongs to cutechess's output, which xq-runner does not print"),
-    ("-outcomeinterval", "belongs to cutechess's output, which xq-runner does not print"),
-    ("-resultformat", "belongs to cutechess's output, which xq-runner does not print"),
-    ("-bookmode", "not supported: openings are read from the file, not a book"),
-    ("-crc32", "not supported"),
-    ("-check-mate-pvs", "not supported"),
-    ("-show-latency", "not supported"),
-    ("-testEnv", "not supported"),
-    ("-strict", "not supported"),
-    ("-ucinewgame-ms", "not separate here: -ping-ms covers the answer after a new game"),
-];
-
-/// The flags this translator reads (for suggestions).
-const KNOWN: &[&str] = &[
-    "-engine",
-    "-each",
-    "-rounds",
-    "-games",
-    "-repeat",
-    "-concurrency",
-    "-force-concurrency",
-    "-openings",
-    "-sprt",
-    "-pgnout",
-    "-ratinginterval",
-    "-srand",
-    "-draw",
-    "-resign",
-    "-maxmoves",
-    "-recover",
-    "-tournament",
-    "-seeds",
-    "-output",
-    "-report",
-    "-event",
-    "-out",
-    "-use-affinity",
-    "-rules",
-    "-startup-ms",
-    "-ping-ms",
-    "-autosaveinterval",
-    "-quick",
-    "-version",
-    "-help",
-    "--print-config",
-    "--dry-run",
-    "--resume",
-    "--help",
-    "--version",
-];
-
 fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -115,10 +52,9 @@ fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 fn unknown(name: &str) -> String {
-    let best = KNOWN
-        .iter()
-        .chain(NOT_HERE.iter().map(|(f, _)| f))
-        .map(|k| (levenshtein(name, k), *k))
+    let best = flag_table::known_flags()
+        .chain(flag_table::REFUSED.iter().map(|(f, _)| *f))
+        .map(|k| (levenshtein(name, k), k))
         .min();
     match best {
         Some((d, k)) if d <= 2 => format!("{name}: unknown flag (did you mean {k}?)"),
@@ -190,8 +126,13 @@ impl State {
 
     fn flag(&mut self, flag: &Flag) -> Result<(), String> {
         let name = flag.name.as_str();
-        if let Some((_, why)) = NOT_HERE.iter().find(|(f, _)| *f == name) {
+        if let Some(why) = flag_table::refusal(name) {
             return Err(format!("{name}: {why}"));
+        }
+        // Only the flags of the table (and so of the doc) are read; the match below has
+        // an arm for each.
+        if !flag_table::is_known(name) {
+            return Err(unknown(name));
         }
         match name {
             "-engine" => {
