@@ -1,10 +1,12 @@
 //! `docs/fastchess-flags.md` against the flag table and the translator: the doc's table
-//! is the table's rows as Markdown, its list of refusals is [`REFUSED`], and every flag
-//! of the table reaches an arm of the translator (none is "unknown"). A flag added to the
-//! code without the table, or to the table without the doc, fails here.
+//! is the table's rows as Markdown, its list of refusals is [`REFUSED`], every flag of
+//! the table reaches an arm of the translator (none is "unknown"), and each row's example
+//! sets the config keys the row names. A flag added to the code without the table, to
+//! the table without the doc, or a key that the code and the table name differently,
+//! fails here.
 
-use super::args::Flag;
-use super::flag_table::{is_known, known_flags, markdown, MODES, REFUSED, ROWS};
+use super::args::{split, Flag};
+use super::flag_table::{is_known, known_flags, markdown, Row, MODES, REFUSED, ROWS};
 use super::translate::translate;
 
 /// The doc, read from the repository.
@@ -28,6 +30,71 @@ fn verdict(name: &str) -> Result<(), String> {
     translate(&[flag]).map(|_| ())
 }
 
+/// `text` without what it says in parentheses.
+fn outside_parentheses(text: &str) -> String {
+    text.split('(')
+        .enumerate()
+        .map(|(i, part)| match part.split_once(')') {
+            Some((_, after)) if i > 0 => after,
+            _ => part,
+        })
+        .collect()
+}
+
+/// The config keys a row names: its key column's words in backticks that are dotted
+/// keys (up to a space or `=`), outside parentheses, the engine's `N` as engine 0.
+fn named_keys(row: &Row) -> Vec<String> {
+    outside_parentheses(row.key)
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|span| {
+            let key = span.split([' ', '=']).next()?;
+            let dotted = key.contains('.')
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            dotted.then(|| key.replace("engine.N.", "engine.0."))
+        })
+        .collect()
+}
+
+#[test]
+fn each_row_example_sets_the_keys_the_row_names() {
+    for row in ROWS {
+        let keys = named_keys(row);
+        if keys.is_empty() {
+            continue;
+        }
+        assert!(!row.example.is_empty(), "{}: no example", row.usage);
+        // A run needs a time control; the rows about one give their own.
+        let limits = ["tc=", "st=", "nodes=", "depth="];
+        let gives_limit = row.example.starts_with("-each")
+            && row
+                .example
+                .split_whitespace()
+                .any(|word| limits.iter().any(|limit| word.starts_with(limit)));
+        let clock = if gives_limit { "" } else { "-each tc=10+0.1" };
+        let line = format!("-engine cmd=a -engine cmd=b {clock} {}", row.example);
+        let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+        let flags = split(&words).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let translation = translate(&flags).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let set: Vec<&str> = translation
+            .overrides
+            .iter()
+            .filter_map(|o| o.assignment.split_once('=').map(|(key, _)| key))
+            .collect();
+        for key in keys {
+            assert!(
+                set.iter()
+                    .any(|s| *s == key || s.starts_with(&format!("{key}."))),
+                "{}: `{line}` does not set {key} (it sets {set:?})",
+                row.usage
+            );
+        }
+    }
+}
+
 #[test]
 fn the_doc_table_is_the_flag_table() {
     let expected: Vec<String> = ROWS.iter().map(markdown).collect();
@@ -47,11 +114,8 @@ fn the_doc_refuses_the_flags_the_table_refuses() {
         .and_then(|rest| rest.split("; engine keys").next())
         .expect("the doc's list of refused flags");
     // The flags, not the advice in parentheses (`-config` (use `--print-config` ...)).
-    let outside_parentheses: String = paragraph
-        .split('(')
-        .map(|part| part.split_once(')').map_or(part, |(_, after)| after))
-        .collect();
-    let mut documented: Vec<&str> = outside_parentheses
+    let flags = outside_parentheses(paragraph);
+    let mut documented: Vec<&str> = flags
         .split('`')
         .skip(1)
         .step_by(2)
