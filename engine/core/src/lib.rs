@@ -9,3 +9,4 @@ pub mod notation;
 pub mod rng;
 pub mod rules;
 pub mod samples;
+pub mod training;

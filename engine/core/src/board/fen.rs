@@ -98,6 +98,31 @@ impl Position {
         Ok(pos)
     }
 
+    /// The position of pieces on distinct squares with a side to move (counters zero and
+    /// one), checked as [`Position::from_fen`] checks a FEN's (training records use it).
+    ///
+    /// # Errors
+    /// [`FenError`] as for a FEN: a missing or extra king, a piece where it cannot stand,
+    /// too many of a kind, the side not to move in check; [`FenError::TooMany`] also for
+    /// two pieces given on one square.
+    pub fn from_pieces(pieces: &[(Square, Piece)], side: Color) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for &(sq, piece) in pieces {
+            if pos.piece_at(sq).is_some() {
+                return Err(FenError::TooMany {
+                    color: piece.color(),
+                    kind: piece.kind(),
+                    count: 2,
+                    max: 1,
+                });
+            }
+            pos.put(piece, sq);
+        }
+        pos.set_side(side);
+        validate(&pos)?;
+        Ok(pos)
+    }
+
     /// Writes the FEN of the position (`w`/`b`, upper case for Red, `B`/`N` letters).
     #[must_use]
     pub fn to_fen(&self) -> String {
