@@ -1,0 +1,37 @@
+//! Evaluation level 7: a small efficiently updatable network (NNUE), `(1260 -> N) x 2 -> 1`.
+//!
+//! - [`features`]: one input per (piece kind, colour relative to the perspective, square
+//!   seen from the perspective); Black sees the board turned 180 degrees with colours
+//!   swapped, so one weight matrix serves both perspectives.
+//! - [`network`]: the integer weights and their checks; [`file`] their versioned file.
+//! - [`accumulator`]: the first layer's sums of both perspectives, updated on make and
+//!   restored from a stack on unmake; [`forward`]: the output from them.
+//!
+//! Activation: CReLU, `clamp(x, 0, QA)`. With it the output sum is `i16 x i16 -> i32`
+//! products summed in `i32` with a bound the loader checks once ([`network`]); SCReLU's
+//! squares need either a smaller `QA` or wider sums, and its reported gain is for larger
+//! nets on more data than this machine can make. The file names the activation, so
+//! SCReLU can come later as another value of it.
+//!
+//! `docs/nnue.md` gives the file layout and the quantisation.
+
+pub mod accumulator;
+pub mod features;
+pub mod file;
+pub mod forward;
+pub mod network;
+
+pub use accumulator::{Accumulators, Incremental};
+pub use features::{feature_index, FEATURES};
+pub use file::{NetError, NET_MAGIC, NET_VERSION};
+pub use network::Network;
+
+/// First-layer quantisation: weights and biases times `QA`; CReLU clips at `QA`.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: weights times `QB`, the output bias times `QA * QB`.
+pub const QB: i32 = 64;
+/// The evaluation level that uses the network.
+pub const NNUE_LEVEL: u8 = 7;
+/// The network's evaluations are clamped to this, well inside the search's rule and
+/// mate scores.
+pub const EVAL_LIMIT: i32 = 15_000;
