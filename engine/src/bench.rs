@@ -5,7 +5,10 @@
 use std::time::Duration;
 
 use crate::board::Position;
-use crate::eval::{Evaluator, MAX_LEVEL};
+use std::sync::Arc;
+
+use crate::eval::nnue::Network;
+use crate::eval::{Evaluator, MAX_LEVEL, NNUE_LEVEL};
 use crate::search::{Control, GameSoFar, Limits, Searcher};
 
 /// Default depth of `bench`.
@@ -33,7 +36,19 @@ impl BenchResult {
 /// table and cleared heuristics; `progress` is called after each position.
 #[must_use]
 pub fn run(depth: i32, level: u8, progress: &mut dyn FnMut(usize, &str, u64)) -> BenchResult {
-    let mut searcher = Searcher::new(16, Evaluator::new(level.min(MAX_LEVEL)));
+    run_with_network(depth, level.min(MAX_LEVEL), None, progress)
+}
+
+/// [`run`] at any level up to [`NNUE_LEVEL`], level 7 with `network`.
+#[must_use]
+pub fn run_with_network(
+    depth: i32,
+    level: u8,
+    network: Option<Arc<Network>>,
+    progress: &mut dyn FnMut(usize, &str, u64),
+) -> BenchResult {
+    let mut searcher = Searcher::new(16, Evaluator::new(level.min(NNUE_LEVEL)));
+    searcher.set_network(network);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -53,7 +68,7 @@ pub fn run(depth: i32, level: u8, progress: &mut dyn FnMut(usize, &str, u64)) ->
             &game,
             &limits,
             &[],
-            std::sync::Arc::new(Control::new(false)),
+            Arc::new(Control::new(false)),
             &mut |_| {},
         );
         total += result.nodes;

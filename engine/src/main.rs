@@ -11,7 +11,7 @@ use xq_engine::movegen::{perft, perft_divide};
 const USAGE: &str = "usage: xq-engine                      (UCCI or UCI on stdin/stdout)
        xq-engine --tune               (the same, announcing the tunable parameters)
        xq-engine perft <depth> [--fen <FEN>] [--divide]
-       xq-engine bench [--depth <D>] [--level <0-6>]
+       xq-engine bench [--depth <D>] [--level <0-7>] [--evalfile <net>]
        xq-engine eval [<FEN>]                (per-term evaluation breakdown)";
 
 fn main() -> ExitCode {
@@ -54,6 +54,7 @@ fn main() -> ExitCode {
 fn run_bench(args: &[String]) -> Result<(), String> {
     let mut depth = xq_engine::bench::DEFAULT_DEPTH;
     let mut level = xq_engine::eval::MAX_LEVEL;
+    let mut network = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let mut value = |name: &str| -> Result<String, String> {
@@ -76,19 +77,29 @@ fn run_bench(args: &[String]) -> Result<(), String> {
                 level = text
                     .parse()
                     .map_err(|_| format!("level `{text}` is not a number"))?;
-                if level > xq_engine::eval::MAX_LEVEL {
+                if level > xq_engine::eval::NNUE_LEVEL {
                     return Err(format!(
                         "level {level} is outside 0..{}",
-                        xq_engine::eval::MAX_LEVEL
+                        xq_engine::eval::NNUE_LEVEL
                     ));
                 }
+            }
+            "--evalfile" => {
+                let path = value("--evalfile")?;
+                let net = xq_engine::eval::nnue::Network::load(std::path::Path::new(&path))
+                    .map_err(|e| e.to_string())?;
+                network = Some(std::sync::Arc::new(net));
             }
             other => return Err(format!("unknown bench argument `{other}`")),
         }
     }
-    let result = xq_engine::bench::run(depth, level, &mut |index, fen, nodes| {
-        eprintln!("position {index:2} {nodes:10} nodes  {fen}");
-    });
+    if level == xq_engine::eval::NNUE_LEVEL && network.is_none() {
+        return Err("level 7 needs a network: --evalfile <net>".to_owned());
+    }
+    let result =
+        xq_engine::bench::run_with_network(depth, level, network, &mut |index, fen, nodes| {
+            eprintln!("position {index:2} {nodes:10} nodes  {fen}");
+        });
     eprintln!(
         "depth {depth}, eval level {level}, {:.3} s",
         result.time.as_secs_f64()

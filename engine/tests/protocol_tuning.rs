@@ -53,7 +53,8 @@ fn without_tune_the_handshake_is_the_standard_one() {
         [
             "option usemillisec type check default false",
             "option hashsize type spin min 1 max 4096 default 16",
-            "option evallevel type spin min 0 max 6 default 6",
+            "option evallevel type spin min 0 max 7 default 6",
+            "option evalfile type string default <empty>",
             "option ponder type check default false",
             "option newgame type button",
         ]
@@ -63,7 +64,8 @@ fn without_tune_the_handshake_is_the_standard_one() {
         option_lines(&uci),
         [
             "option name Hash type spin default 16 min 1 max 4096",
-            "option name EvalLevel type spin default 6 min 0 max 6",
+            "option name EvalLevel type spin default 6 min 0 max 7",
+            "option name EvalFile type string default <empty>",
             "option name Ponder type check default false",
             "option name Clear Hash type button",
         ]

@@ -13,6 +13,11 @@
 //! | 4 | mobility, obstruction | [`mobility`], [`obstruction`] |
 //! | 5 | king safety | [`king_shape`], [`palace`], [`wing_attack`], [`king_pins`] |
 //! | 6 | phase scaling, pawn details, tempo, drawish endings | [`phase`], [`pawns`], [`tempo`], [`endgame`] |
+//! | 7 | a learned network instead of the terms (needs a network file) | [`nnue`] |
+//!
+//! Level 7 is evaluated by the search with the network it was given (see
+//! [`crate::search::Searcher::set_network`]); an [`Evaluator`] alone has no network and
+//! evaluates level 7 as level 6.
 //!
 //! Every weight is in [`weights`]. Levels 0 and 1 read the incremental sums kept by
 //! [`Position`] and nothing else; levels 2..6 compute every term for both sides with the
@@ -29,6 +34,7 @@ pub mod geometry;
 pub mod king_pins;
 pub mod king_shape;
 pub mod mobility;
+pub mod nnue;
 pub mod obstruction;
 pub mod palace;
 pub mod patterns;
@@ -51,8 +57,9 @@ pub use term_weights::{TermWeights, TERM_TUNABLES};
 
 use crate::board::{Color, PieceValues, Position};
 
-/// The highest evaluation level (all knowledge).
+/// The highest hand-made evaluation level (all knowledge), the default.
 pub const MAX_LEVEL: u8 = 6;
+pub use nnue::NNUE_LEVEL;
 /// The first level whose evaluation builds attack maps (see `full.rs`): from it on, an
 /// evaluation costs far more than a look in a cache of them.
 pub const ATTACK_MAPS_LEVEL: u8 = 3;
@@ -93,12 +100,12 @@ fn for_side_to_move(pos: &Position, red: i32) -> i32 {
 }
 
 impl Evaluator {
-    /// The evaluator of a level with the default weights; levels above [`MAX_LEVEL`]
+    /// The evaluator of a level with the default weights; levels above [`NNUE_LEVEL`]
     /// are clamped to it.
     #[must_use]
     pub fn new(level: u8) -> Evaluator {
         Evaluator {
-            level: level.min(MAX_LEVEL),
+            level: level.min(NNUE_LEVEL),
             placement_mask: if level >= 1 { -1 } else { 0 },
             weights: TermWeights::default(),
         }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use super::command::Dialect;
 use super::tunables::{tune_options, Handshake};
-use crate::eval::MAX_LEVEL;
+use crate::eval::{MAX_LEVEL, NNUE_LEVEL};
 use crate::search::score::{ucci_score, uci_score};
 use crate::search::{Report, SearchResult};
 
@@ -66,8 +66,9 @@ impl Output {
                     "option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}"
                 ));
                 self.line(&format!(
-                    "option evallevel type spin min 0 max {MAX_LEVEL} default {MAX_LEVEL}"
+                    "option evallevel type spin min 0 max {NNUE_LEVEL} default {MAX_LEVEL}"
                 ));
+                self.line("option evalfile type string default <empty>");
                 self.line("option ponder type check default false");
                 self.line("option newgame type button");
                 self.tunables(handshake);
@@ -78,8 +79,9 @@ impl Output {
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
                 ));
                 self.line(&format!(
-                    "option name EvalLevel type spin default {MAX_LEVEL} min 0 max {MAX_LEVEL}"
+                    "option name EvalLevel type spin default {MAX_LEVEL} min 0 max {NNUE_LEVEL}"
                 ));
+                self.line("option name EvalFile type string default <empty>");
                 self.line("option name Ponder type check default false");
                 self.line("option name Clear Hash type button");
                 self.tunables(handshake);

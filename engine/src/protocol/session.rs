@@ -13,16 +13,24 @@ use super::command::{Command, Dialect, Go};
 use super::output::{Output, DEFAULT_HASH_MB, MAX_HASH_MB};
 use super::tunables::{set_tunable, Handshake};
 use crate::board::{Color, Move, Position};
-use crate::eval::{Evaluator, MAX_LEVEL};
+use crate::eval::nnue::Network;
+use crate::eval::{Evaluator, NNUE_LEVEL};
 use crate::movegen::is_legal;
 use crate::search::{ClockReading, Control, GameSoFar, Limits, SearchParams, Searcher};
 
 /// Accept a draw offer when our score is at most this (a pawn across the river down).
 const ACCEPT_DRAW_BELOW: i32 = -100;
 
-/// A searcher with a hash size, an evaluation and search parameters.
-fn new_searcher(hash_mb: usize, evaluator: Evaluator, params: SearchParams) -> Searcher {
+/// A searcher with a hash size, an evaluation (and level 7's network) and search
+/// parameters.
+fn new_searcher(
+    hash_mb: usize,
+    evaluator: Evaluator,
+    network: Option<Arc<Network>>,
+    params: SearchParams,
+) -> Searcher {
     let mut searcher = Searcher::new(hash_mb, evaluator);
+    searcher.set_network(network);
     searcher.set_params(params);
     searcher
 }
@@ -52,6 +60,8 @@ pub struct Session {
     /// The evaluation (level and term weights) and the search parameters set by the
     /// options: a searcher made afresh gets them too.
     evaluator: Evaluator,
+    /// The network of `EvalFile`, which level 7 evaluates with.
+    network: Option<Arc<Network>>,
     params: SearchParams,
     handshake: Handshake,
 }
@@ -82,6 +92,7 @@ impl Session {
             millis: false,
             hash_mb: DEFAULT_HASH_MB,
             evaluator: Evaluator::default(),
+            network: None,
             params: SearchParams::default(),
             handshake,
         }
@@ -94,7 +105,12 @@ impl Session {
 
     /// A searcher with the session's hash size, evaluation and search parameters.
     fn fresh_searcher(&self) -> Searcher {
-        new_searcher(self.hash_mb, self.evaluator, self.params)
+        new_searcher(
+            self.hash_mb,
+            self.evaluator,
+            self.network.clone(),
+            self.params,
+        )
     }
 
     /// Whether UCCI times are in milliseconds.
@@ -185,8 +201,9 @@ impl Session {
 
     fn searcher(&mut self) -> &mut Searcher {
         let (hash_mb, evaluator, params) = (self.hash_mb, self.evaluator, self.params);
+        let network = self.network.clone();
         self.searcher
-            .get_or_insert_with(|| new_searcher(hash_mb, evaluator, params))
+            .get_or_insert_with(|| new_searcher(hash_mb, evaluator, network, params))
     }
 
     fn execute_idle(&mut self, command: Command) {
@@ -221,13 +238,17 @@ impl Session {
                 )),
             },
             "evallevel" => match value.and_then(|v| v.trim().parse::<u8>().ok()) {
-                Some(level) if level <= MAX_LEVEL => {
+                Some(NNUE_LEVEL) if self.network.is_none() => self
+                    .out
+                    .error("evallevel 7 needs a network: set evalfile (UCI: EvalFile) first"),
+                Some(level) if level <= NNUE_LEVEL => {
                     self.set_evaluator(Evaluator::new(level).with_weights(self.evaluator.weights()))
                 }
                 _ => self
                     .out
-                    .error(&format!("evallevel needs a number from 0 to {MAX_LEVEL}")),
+                    .error(&format!("evallevel needs a number from 0 to {NNUE_LEVEL}")),
             },
+            "evalfile" => self.load_network(value),
             // Options GUIs send that this engine accepts without acting on them.
             "ponder" | "usebook" | "bookfiles" | "threads" | "batch" | "debug" | "idle"
             | "promotion" | "knowledge" | "pruning" | "randomness" | "style" | "loadbook"
@@ -244,6 +265,27 @@ impl Session {
                     None => self.out.error(&format!("unknown option `{other}`")),
                 }
             }
+        }
+    }
+
+    /// Loads the network of `EvalFile`; a wrong file leaves the one in use (if any) and
+    /// is answered with one line.
+    fn load_network(&mut self, value: Option<&str>) {
+        let Some(path) = value.map(str::trim).filter(|p| !p.is_empty()) else {
+            return self.out.error("evalfile needs the path of a network file");
+        };
+        match Network::load(std::path::Path::new(path)) {
+            Ok(net) => {
+                self.out.line(&format!(
+                    "info string network {path} loaded: {} hidden, hash {:016x}",
+                    net.hidden(),
+                    net.hash()
+                ));
+                let net = Arc::new(net);
+                self.network = Some(Arc::clone(&net));
+                self.searcher().set_network(Some(net));
+            }
+            Err(e) => self.out.error(&e.to_string()),
         }
     }
 

@@ -174,6 +174,7 @@ impl Searcher {
         self.control = control;
         self.banned = banned.to_vec();
         self.root_in_check = in_check(&self.pos);
+        self.refresh_network();
     }
 
     /// One iteration, first with a narrow window around the last score, widening on failure.

@@ -20,8 +20,9 @@ use super::score::{DRAW, RULE_WIN};
 use super::search_params::SearchParams;
 use super::tt::TranspositionTable;
 use crate::board::{BitBoard, Move, Piece, PieceKind, Position, Square};
+use crate::eval::nnue::{Incremental, Network};
 use crate::eval::psqt::material;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, NNUE_LEVEL};
 use crate::movegen::MAX_MOVES;
 use crate::rules::chase::new_chases;
 use crate::rules::{judge_cycle, ChaseRule, PlyEntry, Rules};
@@ -77,6 +78,11 @@ pub struct Searcher {
     pub(super) evaluator: Evaluator,
     /// Scores of the evaluation levels that build attack maps (3..6), by position key.
     eval_cache: EvalCache,
+    /// The network of evaluation level 7, if one was given.
+    network: Option<Arc<Network>>,
+    /// The network's sums along the current line, while level 7 evaluates with it
+    /// (`None` at levels 0..6: their search pays one untaken branch per move).
+    nnue: Option<Box<Incremental>>,
     pub(super) pos: Position,
     /// The positions of the game and of the current line, for repetitions.
     pub(super) path: Vec<PlyEntry>,
@@ -120,6 +126,8 @@ impl Searcher {
             heuristics: Heuristics::default(),
             evaluator,
             eval_cache: EvalCache::default(),
+            network: None,
+            nnue: None,
             pos: Position::startpos().with_values(evaluator.values()),
             path: Vec::with_capacity(1024),
             window_start: 0,
@@ -169,6 +177,62 @@ impl Searcher {
             self.evaluator = evaluator;
             self.eval_cache.clear();
             self.clear();
+            self.sync_network();
+        }
+    }
+
+    /// Gives the network that evaluation level 7 evaluates with (`None`: level 7 then
+    /// evaluates as level 6). A new network forgets what was learnt, as a new level does.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.network = network;
+            self.eval_cache.clear();
+            self.clear();
+            self.sync_network();
+        }
+    }
+
+    /// Whether the search evaluates with a network (level 7 with one given).
+    #[must_use]
+    pub fn uses_network(&self) -> bool {
+        self.nnue.is_some()
+    }
+
+    /// Starts or drops the network's sums after a change of level or network.
+    fn sync_network(&mut self) {
+        self.nnue = match &self.network {
+            Some(net) if self.evaluator.level() == NNUE_LEVEL => {
+                Some(Box::new(Incremental::new(Arc::clone(net), &self.pos)))
+            }
+            _ => None,
+        };
+    }
+
+    /// Recomputes the network's sums from the position (the root of a search).
+    pub(super) fn refresh_network(&mut self) {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.refresh(&self.pos);
+        }
+    }
+
+    /// Updates the network's sums for a move just made on `pos`.
+    #[inline]
+    fn network_make(&mut self, m: Move, captured: Option<Piece>) {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.make(&self.pos, m, captured);
+        }
+    }
+
+    /// Returns the network's sums to those before the last move.
+    #[inline]
+    fn network_unmake(&mut self) {
+        if let Some(nnue) = &mut self.nnue {
+            nnue.unmake();
         }
     }
 
@@ -196,6 +260,13 @@ impl Searcher {
     /// The static evaluation of the current position, for the side to move.
     #[inline]
     fn evaluate(&mut self) -> i32 {
+        if let Some(nnue) = &self.nnue {
+            let score = nnue.evaluate(self.pos.side_to_move());
+            // Debug builds (and so every test) check each incremental evaluation against
+            // one from scratch: make, unmake, null moves and quiescence all pass here.
+            debug_assert_eq!(score, nnue.network().evaluate(&self.pos));
+            return score;
+        }
         let (evaluator, pos) = (&self.evaluator, &self.pos);
         // Levels 0 and 1 add two kept sums, level 2 a few counts: cheaper than the
         // lookup, whose slot is rarely in the nearest caches.
@@ -238,6 +309,7 @@ impl Searcher {
     #[inline]
     fn play(&mut self, m: Move, check: bool, prefetch: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
+        self.network_make(m, undo.captured);
         // The child's first act is to probe its cluster. Its key is at hand now: after
         // the move, rather than computed ahead with `key_after`. A load the child never
         // uses would only take a line of the cache and a slot of the memory queue.
@@ -265,7 +337,9 @@ impl Searcher {
     #[inline]
     fn play_in_quiescence(&mut self, m: Move) -> crate::board::Undo {
         self.nodes += 1;
-        self.pos.make_move(m)
+        let undo = self.pos.make_move(m);
+        self.network_make(m, undo.captured);
+        undo
     }
 
     #[inline]
@@ -273,6 +347,7 @@ impl Searcher {
         self.path.pop();
         self.line.pop();
         self.pos.unmake_move(m, undo);
+        self.network_unmake();
     }
 
     fn borrow_buffers(&mut self, ply: usize) -> Box<PickerBuffers> {

@@ -73,6 +73,7 @@ impl Searcher {
             let undo = self.play_in_quiescence(m);
             let score = -self.quiescence::<DEFAULTS>(-beta, -alpha, ply + 1, check);
             self.pos.unmake_move(m, undo);
+            self.network_unmake();
             if self.aborted {
                 self.return_buffers(ply, picker);
                 return DRAW;
