@@ -1,0 +1,14 @@
+//! `xq-nnue`: trains xq-engine's evaluation level 7 from training data files
+//! (`xq_core::training`) and writes the quantised network file the engine loads.
+//!
+//! - [`dataset`]: the positions in memory, their features and training targets;
+//! - [`model`]: the float network `(1260 -> N) x 2 -> 1` with CReLU, its forward and
+//!   backward passes, and its quantisation;
+//! - [`train`]: Adam over mini-batches on threads, a held-out loss each epoch;
+//! - [`quantised`]: the quantised network's forward pass, written again here from the
+//!   file's integers so that tests can hold the engine's evaluation against it.
+
+pub mod dataset;
+pub mod model;
+pub mod quantised;
+pub mod train;
