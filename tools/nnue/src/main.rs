@@ -73,7 +73,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
     }
     let c = &options.config;
-    if c.hidden == 0 || c.hidden % 16 != 0 || c.hidden > 2048 {
+    if c.hidden == 0 || !c.hidden.is_multiple_of(16) || c.hidden > 2048 {
         return Err(format!(
             "--hidden {} must be a multiple of 16 up to 2048",
             c.hidden
@@ -85,8 +85,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
     if !(0.0..=1.0).contains(&c.lambda) || !(0.0..1.0).contains(&c.valid_fraction) {
         return Err("--lambda must be in 0..=1 and --valid in 0..1".to_owned());
     }
-    if !(c.scale >= 1.0 && c.scale <= 100_000.0) || !(c.lr > 0.0) {
-        return Err("--scale must be in 1..=100000 and --lr above 0".to_owned());
+    // Written as ranges so that a NaN fails them too.
+    if !(1.0..=100_000.0).contains(&c.scale) || !(f32::MIN_POSITIVE..=10.0).contains(&c.lr) {
+        return Err("--scale must be in 1..=100000 and --lr in (0, 10]".to_owned());
     }
     Ok(options)
 }

@@ -156,6 +156,10 @@ fn pass(
     loss
 }
 
+/// One batch part for a thread: its positions, its gradient (if one is wanted) and
+/// where its loss goes.
+type ShardWork<'a> = (&'a [usize], Option<&'a mut Grad>, &'a mut f64);
+
 /// Runs `pass` over [`SHARDS`] parts of `indices` on threads; returns the parts'
 /// gradients (when `grads` is given) and the summed loss, both in part order.
 fn sharded(
@@ -175,8 +179,7 @@ fn sharded(
     };
     std::thread::scope(|scope| {
         // Thread t takes parts t, t + threads, ...: each part's own sum is sequential.
-        let mut work: Vec<Vec<(&[usize], Option<&mut Grad>, &mut f64)>> =
-            (0..threads).map(|_| Vec::new()).collect();
+        let mut work: Vec<Vec<ShardWork>> = (0..threads).map(|_| Vec::new()).collect();
         for (i, ((chunk, slot), loss)) in chunks
             .iter()
             .zip(grad_slots.iter_mut())
