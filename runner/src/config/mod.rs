@@ -23,6 +23,7 @@ pub use pgn::{MoveFormat, PgnExtras};
 pub(crate) use plan::{book_use, FaultLimits, PgnOut};
 pub use plan::{EnginePlan, Plan, TournamentKind};
 pub(crate) use raw::RawConfig;
+pub(crate) use validate::EngineCount;
 use validate::Files;
 
 /// A config error, printed as `file:line: key: message`, or `flag: key: message` when
@@ -98,7 +99,42 @@ pub(crate) fn load(path: Option<&Path>, overrides: &[Override]) -> Result<Loaded
 /// # Errors
 /// As [`load`].
 pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, ConfigError> {
-    parse_with(name, text, overrides, Files::OnDisk)
+    parse_with(name, text, overrides, Files::OnDisk, EngineCount::ForKind)
+}
+
+/// Reads the sections a workload's config shares with a run's (`[time]`, `[openings]`,
+/// `[[engine]]`, ...) as a run reads them, errors located alike: `own` names the table
+/// the workload reads itself (`tune`), left out here.
+///
+/// # Errors
+/// As [`load`]; also a table `own` written other than as `[own]` and its sub-tables
+/// (a dotted key elsewhere would be read here as an unknown key).
+pub(crate) fn parse_shared(
+    name: &str,
+    text: &str,
+    own: &str,
+    engines: EngineCount,
+    overrides: &[Override],
+) -> Result<Loaded, ConfigError> {
+    // The table's lines are commented out, not removed, so every other line keeps its
+    // number for errors.
+    let rest = locate::without_table(text, own);
+    let all = text.parse::<toml::Table>().map(|mut all| {
+        all.remove(own);
+        all
+    });
+    if let (Ok(all), Ok(rest)) = (all, rest.parse::<toml::Table>()) {
+        if all != rest {
+            return Err(ConfigError {
+                file: name.to_owned(),
+                line: locate::line_of(text, &[own]),
+                flag: None,
+                key: Some(own.to_owned()),
+                message: format!("write the {own} settings as a [{own}] table and its sub-tables"),
+            });
+        }
+    }
+    parse_with(name, &rest, overrides, Files::OnDisk, engines)
 }
 
 /// Reads the config of a stored run on any machine (`status`, `verify`): as [`parse`],
@@ -107,7 +143,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<Loaded, C
 /// # Errors
 /// As [`load`].
 pub(crate) fn parse_stored(name: &str, text: &str) -> Result<Loaded, ConfigError> {
-    parse_with(name, text, &[], Files::AsWritten)
+    parse_with(name, text, &[], Files::AsWritten, EngineCount::ForKind)
 }
 
 fn parse_with(
@@ -115,6 +151,7 @@ fn parse_with(
     text: &str,
     overrides: &[Override],
     files: Files,
+    engines: EngineCount,
 ) -> Result<Loaded, ConfigError> {
     // One line per error: TOML's messages sometimes run over two.
     let error = |line, key: Option<String>, message: String| ConfigError {
@@ -157,7 +194,7 @@ fn parse_with(
         applied.push((path, o.label.as_str()));
     }
     let default_dir = format!("out/{}", default_dir_name(name));
-    let plan = validate::validate(&raw, &default_dir, files).map_err(|p| {
+    let plan = validate::validate(&raw, &default_dir, files, engines).map_err(|p| {
         let flag = blame(&p.key, &applied, applier.added_engines());
         let path: Vec<&str> = p.key.split('.').collect();
         let line = if flag.is_some() {

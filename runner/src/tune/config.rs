@@ -13,7 +13,7 @@ use toml::Spanned;
 use super::params::{check_all, parse_fishtest, short, Origin, TuneParam};
 use super::spsa::{Gains, Schedule};
 use crate::config::locate::{line_at, line_of};
-use crate::config::{ConfigError, Plan};
+use crate::config::{parse_shared, ConfigError, EngineCount, Override, Plan};
 
 /// A validated tune.
 #[derive(Clone, Debug)]
@@ -63,10 +63,6 @@ struct TuneFile {
     tournament: toml::Table,
     sprt: Option<Spanned<toml::Value>>,
 }
-
-/// The name of the stand-in second engine that lets the run's config code check a file
-/// with one engine; it is never started.
-const STAND_IN: &str = "xq-runner-tune-stand-in";
 
 fn error(file: &str, line: Option<usize>, key: Option<&str>, message: String) -> ConfigError {
     ConfigError {
@@ -315,40 +311,32 @@ pub fn parse(
             })?;
     }
 
-    // The rest, read as `run` reads a config: the tune tables commented out (lines stay
-    // where they were) and a stand-in second engine after the last line.
-    let stripped = crate::config::locate::without_table(text, "tune");
-    let same = stripped.parse::<toml::Table>().ok().is_some_and(|rest| {
-        let mut all: toml::Table = text.parse().unwrap_or_default();
-        all.remove("tune");
-        rest == all
-    });
-    if !same {
-        return Err(error(
-            name,
-            tune_line,
-            Some("tune"),
-            "write the tune settings as a [tune] table and [[tune.param]] tables".to_owned(),
-        ));
-    }
-    let runner =
-        std::env::current_exe().map_or_else(|_| "/bin/sh".to_owned(), |p| p.display().to_string());
-    let for_run = format!(
-        "{stripped}\n[[engine]]\nname = \"{STAND_IN}\"\ncommand = [{}]\ntime = {{ depth = 1 }}\n",
-        toml::Value::String(runner)
-    );
-    let mut run_overrides: Vec<crate::config::Override> = run_sets
-        .into_iter()
-        .map(|s| crate::config::Override::set(s))
-        .collect();
-    run_overrides.push(crate::config::Override::flag(
+    // The rest, read as `run` reads a config, with the one engine it tunes.
+    let mut run_overrides: Vec<Override> = run_sets.into_iter().map(|s| Override::set(s)).collect();
+    run_overrides.push(Override::flag(
         "tune.pairs",
         format!("tournament.pairs={pairs}"),
     ));
-    let loaded = crate::config::parse(name, &for_run, &run_overrides)?;
+    let loaded = parse_shared(
+        name,
+        text,
+        "tune",
+        EngineCount::OneAgainstItself,
+        &run_overrides,
+    )?;
     let mut plan = loaded.plan;
-    plan.engines.truncate(1);
-    let tuned = plan.engines[0].clone();
+    // Counted above in the file; a `--set engine.N...` may still have added one.
+    let [tuned] = plan.engines.as_slice() else {
+        return Err(error(
+            name,
+            None,
+            Some("engine"),
+            format!(
+                "a tune has exactly one [[engine]], the engine it tunes; --set made {}",
+                plan.engines.len()
+            ),
+        ));
+    };
     let side = |suffix: &str| {
         let mut e = tuned.clone();
         e.spec.name = format!("{}{suffix}", tuned.spec.name);
@@ -362,10 +350,19 @@ pub fn parse(
     plan.engines = vec![side("+"), side("-")];
     plan.pairings = vec![(0, 1)];
 
-    let mut canonical: toml::Table = loaded.text.parse().unwrap_or_default();
-    if let Some(toml::Value::Array(engines)) = canonical.get_mut("engine") {
-        engines.truncate(1);
-    }
+    // What the tune keeps of the config: tournament.pairs is tune.pairs.
+    let unwritable = |e: String| {
+        error(
+            name,
+            None,
+            None,
+            format!("cannot write the config back as TOML: {e}"),
+        )
+    };
+    let mut canonical: toml::Table = loaded
+        .text
+        .parse()
+        .map_err(|e: toml::de::Error| unwritable(e.to_string()))?;
     if let Some(toml::Value::Table(t)) = canonical.get_mut("tournament") {
         t.remove("pairs");
         if t.is_empty() {
@@ -377,7 +374,7 @@ pub fn parse(
         plan,
         schedule,
         params,
-        config: toml::to_string(&canonical).unwrap_or_default(),
+        config: toml::to_string(&canonical).map_err(|e| unwritable(e.to_string()))?,
     })
 }
 
@@ -457,7 +454,6 @@ mod tests {
         );
         assert_eq!(tune.params[0].name, "X");
         assert!(tune.config.contains("[[tune.param]]"), "{}", tune.config);
-        assert!(!tune.config.contains(STAND_IN));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::choice::choice;
-use super::{defaults, problem, time, Files};
+use super::{defaults, problem, time, EngineCount, Files};
 use crate::client::{Coordinates, EngineSpec};
 use crate::config::plan::{EnginePlan, Problem, TournamentKind};
 use crate::config::raw::RawEngine;
@@ -16,6 +16,7 @@ pub(super) fn engines(
     raw: &[RawEngine],
     global: Option<TimeControl>,
     files: Files,
+    count: EngineCount,
 ) -> Result<Vec<EnginePlan>, Problem> {
     let engines = raw
         .iter()
@@ -27,7 +28,8 @@ pub(super) fn engines(
     } else {
         "at least 2"
     };
-    if engines.len() < 2 || (kind == TournamentKind::Match && engines.len() != 2) {
+    let wrong_count = engines.len() < 2 || (kind == TournamentKind::Match && engines.len() != 2);
+    if count == EngineCount::ForKind && wrong_count {
         return Err(problem(
             "engine",
             format!(

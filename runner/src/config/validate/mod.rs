@@ -46,16 +46,31 @@ pub enum Files {
     AsWritten,
 }
 
+/// How many `[[engine]]` tables a config lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineCount {
+    /// As its tournament kind plays: two for a match, two or more for the others.
+    ForKind,
+    /// One, played against itself with other settings (a tune); the workload counts them
+    /// itself, to say why in its own words.
+    OneAgainstItself,
+}
+
 /// Validates a raw config. `default_dir` names the output folder when the config has none.
 ///
 /// # Errors
 /// The first [`Problem`] found.
-pub fn validate(raw: &RawConfig, default_dir: &str, files: Files) -> Result<Plan, Problem> {
+pub fn validate(
+    raw: &RawConfig,
+    default_dir: &str,
+    files: Files,
+    count: EngineCount,
+) -> Result<Plan, Problem> {
     let kind = tournament::kind(&raw.tournament)?;
     // Cheap checks first: a list of 10,000 engines is refused before any is looked at.
     tournament::size(kind, raw.engines.len())?;
     let global_time = time::control("time", &raw.time)?;
-    let engines = engines::engines(kind, &raw.engines, global_time, files)?;
+    let engines = engines::engines(kind, &raw.engines, global_time, files, count)?;
     let pairings = kind.pairings(engines.len());
     let sprt = sprt::sprt(kind, raw.sprt.as_ref())?;
     let section = tournament::tournament_section(&raw.tournament, sprt.is_some())?;
