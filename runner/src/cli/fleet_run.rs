@@ -9,14 +9,14 @@ use crate::exit;
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
 use crate::fleet::uploads::UploadPolicy;
 use crate::fleet::worker::{work, WorkerOptions};
-use crate::schedule::folder;
+use crate::store::folder::{RunFolder, Workload};
 use crate::store::pg::{resolve, Db};
 
 /// Submits, works, waits and reports.
 #[must_use]
 pub fn run(loaded: &Loaded, db: &str) -> u8 {
     let dir = &loaded.plan.output.dir;
-    if let Err(e) = folder::check_new(dir) {
+    if let Err(e) = RunFolder::check_new(dir, Workload::Run) {
         eprintln!("error: {e}");
         return exit::USAGE;
     }

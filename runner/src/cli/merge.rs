@@ -15,8 +15,9 @@ use crate::config::parse;
 use crate::exit;
 use crate::output::files::{today, RunFiles};
 use crate::output::summary::RunnerCost;
-use crate::schedule::{ending, folder};
+use crate::schedule::ending;
 use crate::store::ending::Ending;
+use crate::store::folder::{RunFolder, Workload};
 use crate::store::journal::{Journal, JOURNAL_FILE};
 use crate::store::layout::Jobs;
 use crate::store::meta::RunMeta;
@@ -79,7 +80,7 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
             .into());
         }
     }
-    folder::check_new(&args.out).map_err(|e| e.to_string())?;
+    RunFolder::check_new(&args.out, Workload::Run).map_err(|e| e.to_string())?;
     let mut loaded = parse(
         &format!("{}/run.json", args.dirs[0].display()),
         &first.config,
@@ -114,9 +115,10 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
         )
         .into());
     }
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("{}: cannot create: {e}", args.out.display()))?;
-    let journal_path = args.out.join(JOURNAL_FILE);
+    // Its run.json is written last, once its journal is whole.
+    let folder =
+        RunFolder::create(&args.out, Workload::Run, |_| Ok(())).map_err(|e| e.to_string())?;
+    let journal_path = folder.journal();
     let cannot_write = |e: std::io::Error| format!("{}: cannot write: {e}", journal_path.display());
     let mut out = AtomicFile::create(&journal_path).map_err(cannot_write)?;
     let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();

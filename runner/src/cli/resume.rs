@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::exit;
-use crate::schedule::{folder, Start};
+use crate::schedule::Start;
+use crate::store::folder::FolderUse;
 use crate::store::meta::RunMeta;
 
 /// Arguments of `resume`.
@@ -77,7 +78,7 @@ pub fn run(args: &ResumeArgs) -> u8 {
     // The folder given is the run's folder, wherever the config said it was.
     loaded.plan.output.dir.clone_from(&args.dir);
     let start = Start {
-        folder: folder::Start::Resume,
+        folder: FolderUse::Resume,
         shard: meta.shard,
     };
     super::run::play(&loaded, start, args.dry_run, args.log.as_deref())

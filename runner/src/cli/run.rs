@@ -8,7 +8,8 @@ use clap::Args;
 use crate::config::{load, Override, Plan};
 use crate::exit;
 use crate::schedule::preflight::{preflight, unknown_options_line};
-use crate::schedule::{folder, Start};
+use crate::schedule::Start;
+use crate::store::folder::FolderUse;
 use crate::store::meta::Shard;
 
 /// Arguments of `run`.
@@ -203,17 +204,12 @@ fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), St
     let plan = &loaded.plan;
     crate::schedule::own_files::check_pgnout(plan, None).map_err(|e| e.to_string())?;
     let openings = crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
-    match start.folder {
-        folder::Start::New => folder::check_new(&plan.output.dir).map_err(|e| e.to_string())?,
-        folder::Start::Resume => {
-            let input = folder::openings_input(loaded).map_err(|e| e.to_string())?;
-            folder::check_resume(&plan.output.dir, loaded, start.shard, input.as_ref())
-                .map(|_| ())
-                .map_err(|e| e.to_string())?;
-            let schedule = openings.as_ref().map(|(_, schedule)| schedule);
-            crate::schedule::tournament::played_so_far(plan, start.shard, schedule)
-                .map_err(|e| e.to_string())?;
-        }
+    let (resumed, _) =
+        crate::schedule::tournament::check_folder(loaded, start).map_err(|e| e.to_string())?;
+    if resumed.is_some() {
+        let schedule = openings.as_ref().map(|(_, schedule)| schedule);
+        crate::schedule::tournament::played_so_far(plan, start.shard, schedule)
+            .map_err(|e| e.to_string())?;
     }
     for (i, e) in plan.engines.iter().enumerate() {
         crate::client::check_program(&e.spec)
@@ -278,9 +274,10 @@ pub fn play(
         return exit::ABORTED;
     };
     let output = &loaded.plan.output;
-    let pgnout_base = output.pgnout.as_ref().map(|p| {
-        crate::output::pgnout::base(p, &output.dir, start.folder == folder::Start::Resume)
-    });
+    let pgnout_base = output
+        .pgnout
+        .as_ref()
+        .map(|p| crate::output::pgnout::base(p, &output.dir, start.folder == FolderUse::Resume));
     match runtime.block_on(crate::schedule::run(loaded, start)) {
         Ok(outcome) => {
             if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
@@ -352,9 +349,9 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let start = Start {
         folder: if args.resume {
-            folder::Start::Resume
+            FolderUse::Resume
         } else {
-            folder::Start::New
+            FolderUse::New
         },
         shard,
     };

@@ -9,9 +9,9 @@ use std::path::Path;
 use super::status::tracker_of;
 use crate::output::files::{today, FilesError, RunFiles};
 use crate::output::summary::RunnerCost;
-use crate::schedule::folder;
 use crate::store::ending::Ending;
 use crate::store::finished::{game_number, FinishedGames};
+use crate::store::folder::{RunFolder, Workload};
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
 use crate::store::meta::{RunMeta, RUN_FILE};
 use crate::store::pg::runs::RunRow;
@@ -24,22 +24,24 @@ use crate::store::pg::Db;
 /// One line: no such run, a folder holding something else, a file that cannot be written.
 pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     let run = db.run(id).await.map_err(|e| e.to_string())?;
-    match RunMeta::read(dir) {
-        Ok(meta) if meta.config_hash == run.config_hash => {}
+    let earlier = match RunMeta::read(dir) {
+        Ok(meta) if meta.config_hash == run.config_hash => true,
         Ok(_) => {
             return Err(format!(
                 "{}: holds another run: give another --out",
                 dir.display()
             ))
         }
-        Err(_) => folder::check_new(dir).map_err(|e| e.to_string())?,
-    }
+        Err(_) => {
+            RunFolder::check_new(dir, Workload::Run).map_err(|e| e.to_string())?;
+            false
+        }
+    };
     // The counts are those of the stored games' facts (what `status` shows), read in
     // one statement: only the games they count are written, even while workers submit
     // more.
     let facts = db.game_facts(id).await.map_err(|e| e.to_string())?;
     let (plan, tracker) = tracker_of(&run, &facts)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     let meta = RunMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config_hash: run.config_hash.clone(),
@@ -48,7 +50,14 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
         shard: None,
         played_s: run.age_s,
     };
-    meta.write(dir).map_err(|e| e.to_string())?;
+    // Held while the folder is written: no local run may start in it meanwhile.
+    let write_meta = |dir: &Path| Ok(meta.write(dir)?);
+    let _folder = if earlier {
+        RunFolder::open(dir).and_then(|f| write_meta(dir).map(|()| f))
+    } else {
+        RunFolder::create(dir, Workload::Run, write_meta)
+    }
+    .map_err(|e| e.to_string())?;
     let ending = stored_ending(&run)?;
     let mut plan = plan;
     plan.output.dir = dir.to_owned();

@@ -11,12 +11,13 @@ use serde::{Deserialize, Serialize};
 
 use super::status::WorkerLine;
 use super::uploads::{uploads, UploadPolicy};
+use crate::store::folder::{RunFolder, Workload, TUNE_JOURNAL, TUNE_RUN};
 use crate::store::meta::InputFile;
 use crate::store::pg::runs::{NewRun, PairStates, RunRow, RunWorker};
 use crate::store::pg::Db;
 use crate::tune::config::TunePlan;
-use crate::tune::folder::{TuneMeta, TUNE_RUN};
-use crate::tune::journal::{Record, TUNE_JOURNAL};
+use crate::tune::folder::TuneMeta;
+use crate::tune::journal::Record;
 use crate::tune::outputs::TuneSummary;
 use crate::tune::params::TuneParam;
 use crate::tune::spsa::{Gains, Schedule};
@@ -64,8 +65,10 @@ impl TuneState {
         Ok(state)
     }
 
-    fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    /// The state as stored; an empty one would read back as damaged, so a state that
+    /// cannot be written is refused here.
+    fn to_json(&self) -> Result<String, String> {
+        serde_json::to_string(self).map_err(|e| format!("cannot write the tune state: {e}"))
     }
 
     /// The gains of each parameter.
@@ -147,7 +150,7 @@ pub async fn new_run(
             policy,
         )?,
     };
-    Ok((run, state.to_json()))
+    Ok((run, state.to_json()?))
 }
 
 /// A tune run made ready on a worker.
@@ -304,7 +307,7 @@ impl TuneStatus {
 pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Result<(), String> {
     let tune = TuneRun::of(run, &[])?;
     let state = TuneState::of(run)?;
-    match std::fs::read_to_string(dir.join(TUNE_RUN)) {
+    let earlier = match std::fs::read_to_string(dir.join(TUNE_RUN)) {
         Ok(text) => {
             let same =
                 serde_json::from_str::<TuneMeta>(&text).is_ok_and(|meta| meta.config == run.config);
@@ -314,20 +317,13 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
                     dir.display()
                 ));
             }
-            std::fs::remove_file(dir.join(TUNE_RUN))
-                .map_err(|e| format!("{}: {e}", dir.join(TUNE_RUN).display()))?;
-            std::fs::remove_file(dir.join(TUNE_JOURNAL))
-                .or_else(|e| {
-                    if e.kind() == std::io::ErrorKind::NotFound {
-                        Ok(())
-                    } else {
-                        Err(e)
-                    }
-                })
-                .map_err(|e| format!("{}: {e}", dir.join(TUNE_JOURNAL).display()))?;
+            true
         }
-        Err(_) => crate::tune::folder::check_new(dir)?,
-    }
+        Err(_) => {
+            RunFolder::check_new(dir, Workload::Tune).map_err(|e| e.to_string())?;
+            false
+        }
+    };
     let mut records: Vec<Record> = Vec::new();
     let mut damaged = None;
     db.tune_records(run.id, |line| match serde_json::from_str::<Record>(line) {
@@ -342,14 +338,14 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
         return Err(format!("run {}: a tune record is damaged: {e}", run.id));
     }
     // Held while the folder is written: no local tune may start in it meanwhile.
-    let _lock = crate::tune::folder::create(dir, &run.config)?;
+    let _folder = crate::tune::folder::create(dir, &run.config, earlier)?;
     let journal = dir.join(TUNE_JOURNAL);
     let mut lines = String::new();
     for r in &records {
         lines.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
         lines.push('\n');
     }
-    std::fs::write(&journal, lines)
+    crate::atomic_file::write(&journal, lines.as_bytes())
         .map_err(|e| format!("{}: cannot write: {e}", journal.display()))?;
     let status = if run.is_open() {
         "in progress".to_owned()

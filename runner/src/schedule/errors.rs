@@ -1,12 +1,11 @@
-//! Why a local run's openings or output folder cannot be used: each kind of refusal
-//! with the error under it kept as its source, printed as one line.
+//! Why a local run's openings cannot be used: each kind of refusal with the error under
+//! it kept as its source, printed as one line (the output folder's: `store::folder`).
 
 use std::path::PathBuf;
 
 use thiserror::Error;
 
 use crate::openings::BookError;
-use crate::store::meta::MetaError;
 
 /// The run's opening file cannot be used.
 #[derive(Debug, Error)]
@@ -30,33 +29,13 @@ pub enum OpeningsError {
     },
 }
 
-/// The run's output folder cannot be used.
-#[derive(Debug, Error)]
-pub enum OutputDirError {
-    /// The folder is refused: taken, not empty, not writable, another run's.
-    #[error("{}: {why}", .dir.display())]
-    Refused { dir: PathBuf, why: String },
-    /// The folder cannot be created.
-    #[error("{}: cannot create: {source}", .dir.display())]
-    Create {
-        dir: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    /// `run.json` cannot be read or written.
-    #[error(transparent)]
-    Meta(#[from] MetaError),
-    /// `output.pgnout` names a file the run owns (`what` says which).
-    #[error("output.pgnout: `{}` is {what}: name another file", .path.display())]
-    PgnOut { path: PathBuf, what: String },
-}
-
 #[cfg(test)]
 mod tests {
     use std::error::Error as _;
 
     use super::*;
     use crate::schedule::tournament::RunError;
+    use crate::store::folder::FolderError;
     use crate::store::meta::RunMeta;
 
     #[test]
@@ -64,7 +43,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let missing = RunMeta::read(dir.path()).expect_err("an empty folder holds no run");
         let line = missing.to_string();
-        let error = RunError::from(OutputDirError::from(missing));
+        let error = RunError::from(FolderError::from(missing));
         // The same one line as the error it wraps...
         assert_eq!(error.to_string(), line);
         assert!(!line.contains('\n'));

@@ -7,14 +7,14 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::errors::OutputDirError;
-use super::folder_lock::LOCK_FILE;
 use super::tournament::RunError;
 use crate::config::Plan;
 use crate::output::files::SUMMARY_FILE;
 use crate::output::pgn_file::PGN_FILE;
 use crate::output::pgnout::BASE_FILE;
 use crate::output::report::{REPORT_HTML, SUMMARY_MD};
+use crate::store::folder::FolderError;
+use crate::store::folder_lock::LOCK_FILE;
 use crate::store::journal::JOURNAL_FILE;
 use crate::store::meta::RUN_FILE;
 
@@ -79,7 +79,7 @@ pub fn check_pgnout(plan: &Plan, config: Option<&Path>) -> Result<(), RunError> 
         taken.push((resolved(c), "the run's config file"));
     }
     match taken.into_iter().find(|(path, _)| *path == target) {
-        Some((_, what)) => Err(RunError::OutputDir(OutputDirError::PgnOut {
+        Some((_, what)) => Err(RunError::OutputDir(FolderError::PgnOut {
             path: pgnout.path.clone(),
             what: what.to_owned(),
         })),

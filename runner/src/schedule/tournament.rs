@@ -16,9 +16,7 @@ use thiserror::Error;
 use tokio::sync::watch;
 
 use super::ending;
-use super::errors::{OpeningsError, OutputDirError};
-use super::folder::{self, Start as FolderStart};
-use super::folder_lock::FolderLock;
+use super::errors::OpeningsError;
 use super::preflight::{preflight, unknown_options_line};
 use crate::config::book_use;
 use crate::config::{Loaded, Plan, TournamentKind};
@@ -35,9 +33,10 @@ use crate::play::{stop_on_signal, RunState};
 use crate::stats::{Estimate, StatsReport};
 use crate::store::belongs::RunGames;
 use crate::store::ending::Ending;
+use crate::store::folder::{FolderError, FolderUse, RunFolder, Workload};
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
 use crate::store::layout::{Jobs, Pending};
-use crate::store::meta::{RunMeta, Shard};
+use crate::store::meta::{InputFile, RunMeta, Shard};
 use crate::store::tracker::Tracker;
 
 /// Why a run could not start or continue.
@@ -48,7 +47,7 @@ pub enum RunError {
     #[error("engine `{name}` cannot be used: {why}")]
     EngineStart { name: String, why: String },
     #[error(transparent)]
-    OutputDir(#[from] OutputDirError),
+    OutputDir(#[from] FolderError),
     #[error(transparent)]
     Journal(#[from] JournalError),
     /// The run has played, but its outputs could not be written (a full disk): the
@@ -76,7 +75,7 @@ impl RunError {
 /// How a run starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Start {
-    pub folder: FolderStart,
+    pub folder: FolderUse,
     /// The part of the run this folder plays (`--shard I/N`), if not all of it.
     pub shard: Option<Shard>,
 }
@@ -86,7 +85,7 @@ impl Start {
     #[must_use]
     pub fn new_run() -> Start {
         Start {
-            folder: FolderStart::New,
+            folder: FolderUse::New,
             shard: None,
         }
     }
@@ -112,6 +111,51 @@ pub fn load_openings(plan: &Plan) -> Result<Option<(OpeningBook, Schedule)>, Run
     let (book, schedule) = OpeningBook::load_used(&openings.path, &book_use(plan, openings))
         .map_err(OpeningsError::from)?;
     Ok(Some((book, schedule)))
+}
+
+/// The fingerprint of the run's opening file, if it has one.
+///
+/// # Errors
+/// [`RunError::Openings`] when the file cannot be read.
+pub fn openings_input(loaded: &Loaded) -> Result<Option<InputFile>, RunError> {
+    let Some(openings) = &loaded.plan.openings else {
+        return Ok(None);
+    };
+    InputFile::of(&openings.path).map(Some).map_err(|source| {
+        RunError::Openings(OpeningsError::Fingerprint {
+            path: openings.path.clone(),
+            source,
+        })
+    })
+}
+
+/// The cheap checks of a run's folder, nothing written: a new run's is free, a resumed
+/// one holds this run with the same opening file. Returns the resumed run's `run.json`
+/// and the opening file's fingerprint.
+///
+/// # Errors
+/// [`RunError::OutputDir`] or [`RunError::Openings`].
+pub fn check_folder(
+    loaded: &Loaded,
+    start: Start,
+) -> Result<(Option<RunMeta>, Option<InputFile>), RunError> {
+    let dir = &loaded.plan.output.dir;
+    let input = openings_input(loaded)?;
+    if start.folder == FolderUse::New {
+        RunFolder::check_new(dir, Workload::Run)?;
+        return Ok((None, input));
+    }
+    let meta = RunFolder::check_resume(dir, loaded, start.shard)?;
+    if let (Some(was), Some(now)) = (&meta.openings, &input) {
+        if was.fingerprint != now.fingerprint {
+            return Err(RunError::Openings(OpeningsError::Changed {
+                path: now.path.clone(),
+                was: was.fingerprint.clone(),
+                now: now.fingerprint.clone(),
+            }));
+        }
+    }
+    Ok((Some(meta), input))
 }
 
 /// The pairs a run (or its shard) still has to play.
@@ -200,24 +244,12 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
     // The cheap checks first, the engines last: a refused run has started nothing.
     super::own_files::check_pgnout(plan, None)?;
     let openings = load_openings(plan)?;
-    let openings_input = folder::openings_input(loaded)?;
-    let resumed = match start.folder {
-        FolderStart::New => {
-            folder::check_new(&dir)?;
-            None
-        }
-        FolderStart::Resume => Some(folder::check_resume(
-            &dir,
-            loaded,
-            start.shard,
-            openings_input.as_ref(),
-        )?),
-    };
+    let (resumed, openings_input) = check_folder(loaded, start)?;
     // Held until the run's files are written: no other runner reads or writes the
     // journal meanwhile. A new run takes it when it creates the folder.
-    let mut lock = resumed
+    let mut folder = resumed
         .as_ref()
-        .map(|_| FolderLock::take(&dir))
+        .map(|_| RunFolder::open(&dir))
         .transpose()?;
     let schedule = openings.as_ref().map(|(_, schedule)| schedule);
     let (tracker, good_len) = played_so_far(plan, start.shard, schedule)?;
@@ -239,13 +271,15 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
                 shard: start.shard,
                 played_s: 0.0,
             };
-            lock = Some(folder::create(&dir, &meta)?);
+            folder = Some(RunFolder::create(&dir, Workload::Run, |dir| {
+                Ok(meta.write(dir)?)
+            })?);
             meta
         }
     };
     // A resume may extend the run: keep the config it now plays.
     meta.config.clone_from(&loaded.text);
-    meta.write(&dir).map_err(OutputDirError::from)?;
+    meta.write(&dir).map_err(FolderError::from)?;
 
     let session = Session::play(loaded, start, openings, tracker).await?;
     meta.played_s += session.elapsed_s;
@@ -267,7 +301,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
         dir: dir.clone(),
         source,
     })?;
-    drop(lock);
+    drop(folder);
     let tracker = &session.tracker;
     if session.block_due {
         crate::stdout::line(report_text(plan, tracker).trim_end());
@@ -322,7 +356,7 @@ impl Session {
         let queue = pending(plan, &tracker, start.shard);
         let total = tracker.games_recorded() + queue.remaining_games();
         let progress = Progress::new(total, tracker.games_recorded());
-        if start.folder == FolderStart::Resume {
+        if start.folder == FolderUse::Resume {
             progress.println(&format!(
                 "Resuming {}: {} games already played",
                 plan.output.dir.display(),

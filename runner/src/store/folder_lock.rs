@@ -8,10 +8,10 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::Path;
 
-use super::errors::OutputDirError;
+use super::folder::FolderError;
 
 /// The lock file's name inside a run's folder; it holds the pid of the runner that has it.
-pub const LOCK_FILE: &str = "run.lock";
+pub(crate) const LOCK_FILE: &str = "run.lock";
 
 /// Held while a runner plays into a folder; dropping it lets the next runner in.
 #[derive(Debug)]
@@ -23,10 +23,10 @@ impl FolderLock {
     /// Takes the lock of the existing folder `dir`, writing this process's pid into it.
     ///
     /// # Errors
-    /// [`OutputDirError::Refused`] naming the runner that has the folder, or why the
+    /// [`FolderError::Refused`] naming the runner that has the folder, or why the
     /// lock file cannot be used.
-    pub fn take(dir: &Path) -> Result<FolderLock, OutputDirError> {
-        let refuse = |why: String| OutputDirError::Refused {
+    pub fn take(dir: &Path) -> Result<FolderLock, FolderError> {
+        let refuse = |why: String| FolderError::Refused {
             dir: dir.to_path_buf(),
             why,
         };

@@ -14,11 +14,15 @@
 //! | `finished.rs` | which games have finished, in memory that does not grow |
 //! | `tracker.rs` | the counts of a run (pairs, games, reasons, faults, ratings) |
 //! | `meta.rs` | `run.json`: the config a run plays and the inputs it depends on |
+//! | `folder.rs` | a workload's output folder: checked, created or reopened, its record |
+//! | `folder_lock.rs` | one runner at a time in a folder (`run.lock`) |
 
 pub mod artifact;
 pub(crate) mod belongs;
 pub mod ending;
 pub(crate) mod finished;
+pub(crate) mod folder;
+pub(crate) mod folder_lock;
 pub mod journal;
 pub(crate) mod jsonl;
 pub mod layout;

@@ -17,7 +17,7 @@ use tokio::sync::watch;
 use super::config::TunePlan;
 use super::folder;
 use super::iteration::{assign, update, InFlight};
-use super::journal::{TuneJournal, TUNE_JOURNAL};
+use super::journal::TuneJournal;
 use super::options;
 use super::outputs::TuneSummary;
 use super::progress::TuneProgress;
@@ -29,7 +29,7 @@ use crate::game::EndReason;
 use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, PairEnd, Pool, Report};
 use crate::play::{stop_on_signal, RunState};
-use crate::schedule::folder_lock::FolderLock;
+use crate::store::folder::{RunFolder, Workload, TUNE_JOURNAL};
 
 /// Why a tune ended without its files.
 #[derive(Debug, thiserror::Error)]
@@ -98,19 +98,19 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
     let openings = crate::schedule::tournament::load_openings(&plan).map_err(|e| e.to_string())?;
     // Held while the tune plays: one runner at a time in its folder. A new tune takes
     // it when it creates the folder.
-    let mut lock = None;
+    let mut run_folder = None;
     if resume {
         folder::check_resume(&dir, &tune.config)?;
-        lock = Some(FolderLock::take(&dir).map_err(|e| e.to_string())?);
+        run_folder = Some(RunFolder::open(&dir).map_err(|e| e.to_string())?);
     } else {
-        folder::check_new(&dir)?;
+        RunFolder::check_new(&dir, Workload::Tune).map_err(|e| e.to_string())?;
     }
     let announced = options::announced(&plan.engines[0], plan.timeouts).await?;
     for warning in options::fit(&mut tune.params, &announced).map_err(|e| e.to_string())? {
         eprintln!("{warning}");
     }
     if !resume {
-        lock = Some(folder::create(&dir, &tune.config)?);
+        run_folder = Some(folder::create(&dir, &tune.config, false)?);
     }
     let (mut journal, mut records) =
         TuneJournal::open(&dir.join(TUNE_JOURNAL)).map_err(|e| e.to_string())?;
@@ -258,7 +258,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
         .map_err(|e| TuneFailure::Outputs(format!("{}: {e}", dir.display())))?;
     report::write(&dir, &summary, &records, &tune.config)
         .map_err(|e| TuneFailure::Outputs(format!("{}: {e}", dir.display())))?;
-    drop(lock);
+    drop(run_folder);
     crate::stdout::line(summary.text().trim_end());
     crate::stdout::line(format_args!(
         "Tune {status}: {} of {n} pairs; results in {}",

@@ -1,16 +1,12 @@
-//! The output folder of a tune: `tune-run.json` (the config it plays) next to the
-//! journal; a new tune refuses a folder that holds one, a resume refuses a config that
+//! The record of a tune's folder (a `store::folder::RunFolder`): `tune-run.json` (the
+//! config it plays) next to the journal; a new tune refuses a folder that holds one, a resume refuses a config that
 //! differs from it in anything that decides the games or the gains.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::journal::TUNE_JOURNAL;
-use crate::schedule::folder_lock::FolderLock;
-
-/// The name of the file.
-pub const TUNE_RUN: &str = "tune-run.json";
+use crate::store::folder::{FolderError, RunFolder, Workload, TUNE_RUN};
 
 /// What a tune folder records about its tune.
 #[derive(Debug, Serialize, Deserialize)]
@@ -20,40 +16,36 @@ pub struct TuneMeta {
     pub config: String,
 }
 
-/// Checks that a folder holds no tune or run, for a new tune.
-///
-/// # Errors
-/// One line naming what the folder holds.
-pub fn check_new(dir: &Path) -> Result<(), String> {
-    for held in [TUNE_RUN, TUNE_JOURNAL, "games.jsonl"] {
-        if dir.join(held).exists() {
-            return Err(format!(
-                "{}: holds {held} already: continue that tune with --resume, or choose another output.dir",
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Creates the folder of a new tune with its `tune-run.json`.
-///
-/// # Errors
-/// One line: the folder holds a tune or a run already, or cannot be written.
-pub fn create(dir: &Path, config: &str) -> Result<FolderLock, String> {
-    check_new(dir)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    let lock = FolderLock::take(dir).map_err(|e| e.to_string())?;
-    // Checked again under the lock: another tune may have started here meanwhile.
-    check_new(dir)?;
+/// Writes `tune-run.json` into `dir`, whole or not at all.
+fn write_meta(dir: &Path, config: &str) -> Result<(), FolderError> {
     let meta = TuneMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config: config.to_owned(),
     };
-    let json = serde_json::to_string_pretty(&meta).unwrap_or_default();
-    crate::atomic_file::write(&dir.join(TUNE_RUN), (json + "\n").as_bytes())
-        .map_err(|e| format!("{}: cannot write: {e}", dir.join(TUNE_RUN).display()))?;
-    Ok(lock)
+    let path = dir.join(TUNE_RUN);
+    let refused = |why: String| FolderError::Refused {
+        dir: path.clone(),
+        why,
+    };
+    let json =
+        serde_json::to_string_pretty(&meta).map_err(|e| refused(format!("cannot write: {e}")))?;
+    crate::atomic_file::write(&path, (json + "\n").as_bytes())
+        .map_err(|e| refused(format!("cannot write: {e}")))
+}
+
+/// Takes the folder of a tune with its `tune-run.json`: a new one (checked free, then
+/// created), or one holding an `earlier` report of the same tune (written over).
+///
+/// # Errors
+/// One line: the folder holds a tune or a run already, or cannot be written.
+pub fn create(dir: &Path, config: &str, earlier: bool) -> Result<RunFolder, String> {
+    let folder = if earlier {
+        RunFolder::open(dir).and_then(|f| write_meta(dir, config).map(|()| f))
+    } else {
+        RunFolder::check_new(dir, Workload::Tune)
+            .and_then(|()| RunFolder::create(dir, Workload::Tune, |dir| write_meta(dir, config)))
+    };
+    folder.map_err(|e| e.to_string())
 }
 
 /// Checks that the folder holds this tune, for a resume.

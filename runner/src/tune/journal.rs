@@ -15,9 +15,6 @@ use thiserror::Error;
 
 use crate::store::jsonl::ScanError;
 
-/// The journal's name in the output folder.
-pub const TUNE_JOURNAL: &str = "tune.jsonl";
-
 /// One finished iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
@@ -132,6 +129,7 @@ pub fn read(path: &Path) -> Result<(Vec<Record>, u64), JournalError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::folder::TUNE_JOURNAL;
 
     fn record(k: u64) -> Record {
         Record {
