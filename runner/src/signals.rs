@@ -15,7 +15,7 @@ use tokio::signal::unix::{signal, Signal, SignalKind};
 
 /// A stop signal that arrived.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub enum StopSignal {
     Interrupt,
     Terminate,
     HangUp,
@@ -23,13 +23,13 @@ pub enum Stop {
     StdoutClosed,
 }
 
-impl fmt::Display for Stop {
+impl fmt::Display for StopSignal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Stop::Interrupt => "SIGINT",
-            Stop::Terminate => "SIGTERM",
-            Stop::HangUp => "SIGHUP",
-            Stop::StdoutClosed => "stdout closed",
+            StopSignal::Interrupt => "SIGINT",
+            StopSignal::Terminate => "SIGTERM",
+            StopSignal::HangUp => "SIGHUP",
+            StopSignal::StdoutClosed => "stdout closed",
         })
     }
 }
@@ -77,25 +77,25 @@ impl StopSignals {
     }
 
     /// The next stop signal; `None` if no signal can ever come.
-    pub async fn next(&mut self) -> Option<Stop> {
+    pub async fn next(&mut self) -> Option<StopSignal> {
         let pipe = !self.stdout_reported;
         #[cfg(unix)]
         if let Some([int, term, hup]) = self.streams.as_mut() {
             let stop = tokio::select! {
-                _ = int.recv() => Stop::Interrupt,
-                _ = term.recv() => Stop::Terminate,
-                _ = hup.recv() => Stop::HangUp,
-                () = crate::stdout::reader_gone(), if pipe => Stop::StdoutClosed,
+                _ = int.recv() => StopSignal::Interrupt,
+                _ = term.recv() => StopSignal::Terminate,
+                _ = hup.recv() => StopSignal::HangUp,
+                () = crate::stdout::reader_gone(), if pipe => StopSignal::StdoutClosed,
             };
             tracing::info!("received {stop}");
-            self.stdout_reported |= stop == Stop::StdoutClosed;
+            self.stdout_reported |= stop == StopSignal::StdoutClosed;
             return Some(stop);
         }
         let stop = tokio::select! {
-            signal = tokio::signal::ctrl_c() => signal.ok().map(|()| Stop::Interrupt),
-            () = crate::stdout::reader_gone(), if pipe => Some(Stop::StdoutClosed),
+            signal = tokio::signal::ctrl_c() => signal.ok().map(|()| StopSignal::Interrupt),
+            () = crate::stdout::reader_gone(), if pipe => Some(StopSignal::StdoutClosed),
         };
-        self.stdout_reported |= stop == Some(Stop::StdoutClosed);
+        self.stdout_reported |= stop == Some(StopSignal::StdoutClosed);
         stop
     }
 }
@@ -117,7 +117,7 @@ pub async fn stop_then_exit(what: &str, code: u8, stop: impl FnOnce()) {
     // Only a signal quits at once: a reader of stdout that leaves meanwhile (Ctrl-C
     // ends `| head` too) must not cut the saving of the results short.
     while let Some(again) = stops.next().await {
-        if again != Stop::StdoutClosed {
+        if again != StopSignal::StdoutClosed {
             exit_now(code);
         }
     }
@@ -164,8 +164,8 @@ mod tests {
     async fn sigterm_and_sighup_stop_like_ctrl_c() {
         let mut stops = StopSignals::listen();
         for (signal, expected) in [
-            (nix::sys::signal::Signal::SIGTERM, Stop::Terminate),
-            (nix::sys::signal::Signal::SIGHUP, Stop::HangUp),
+            (nix::sys::signal::Signal::SIGTERM, StopSignal::Terminate),
+            (nix::sys::signal::Signal::SIGHUP, StopSignal::HangUp),
         ] {
             // Sent to this process; the listener is installed, so it does not end it.
             nix::sys::signal::raise(signal).expect("raise");

@@ -14,8 +14,8 @@ use std::time::Instant;
 use tokio::sync::watch;
 
 use super::worker::{
-    heartbeat, next_batch_pairs, renew, retry, Assignment, FaultTally, Link, Stay, Stop,
-    WorkerOptions,
+    heartbeat, next_batch_pairs, renew, retry, AfterBatch, FaultTally, WorkerConnection,
+    WorkerOptions, WorkerRun, WorkerStop,
 };
 use crate::play::pool::{Order, PairEnd, Pool, Report};
 use crate::play::RunState;
@@ -29,7 +29,7 @@ use crate::store::pg::DbError;
 const HELD_AT_MOST: usize = 2;
 
 /// A batch the worker holds.
-struct Held {
+struct ClaimedBatch {
     claim: Claim,
     began: Instant,
     state: watch::Sender<RunState>,
@@ -40,7 +40,7 @@ struct Held {
     dropped: bool,
 }
 
-impl Held {
+impl ClaimedBatch {
     fn stop(&mut self) {
         self.dropped = true;
         let _ = self.state.send(RunState::Stopping);
@@ -51,10 +51,10 @@ impl Held {
 /// worker holds none. The slots' engines stay in `assignment` for later batches.
 pub(super) async fn play_run(
     options: &WorkerOptions,
-    link: &mut Link,
-    assignment: &mut Assignment,
+    link: &mut WorkerConnection,
+    assignment: &mut WorkerRun,
     first: Claim,
-) -> Result<Stay, Stop> {
+) -> Result<AfterBatch, WorkerStop> {
     let context = std::sync::Arc::clone(&assignment.prepared.context);
     let mut pool = Pool::start(
         &context,
@@ -79,15 +79,15 @@ pub(super) async fn play_run(
 
 async fn drive(
     options: &WorkerOptions,
-    link: &mut Link,
-    assignment: &mut Assignment,
+    link: &mut WorkerConnection,
+    assignment: &mut WorkerRun,
     pool: &mut Pool<i64>,
-    held: &mut BTreeMap<i64, Held>,
+    held: &mut BTreeMap<i64, ClaimedBatch>,
     first: Claim,
-) -> Result<Stay, Stop> {
+) -> Result<AfterBatch, WorkerStop> {
     let context = std::sync::Arc::clone(&assignment.prepared.context);
     let jobs = Jobs::new(context.plan.pairings.clone(), context.plan.pairs);
-    let take = |pool: &Pool<i64>, held: &mut BTreeMap<i64, Held>, claim: Claim| {
+    let take = |pool: &Pool<i64>, held: &mut BTreeMap<i64, ClaimedBatch>, claim: Claim| {
         let (state, watch_state) = watch::channel(RunState::Running);
         let pairs =
             Pending::new(&jobs, FinishedGames::default()).within(claim.first_pair, claim.pairs);
@@ -99,7 +99,7 @@ async fn drive(
         }));
         held.insert(
             claim.batch,
-            Held {
+            ClaimedBatch {
                 out,
                 began: Instant::now(),
                 games: Vec::with_capacity(usize::try_from(claim.pairs * 2).unwrap_or(0)),
@@ -136,15 +136,15 @@ async fn drive(
         }
         if held.is_empty() {
             return if stopping {
-                Err(Stop::Signal)
+                Err(WorkerStop::Signal)
             } else {
-                Ok(Stay::On)
+                Ok(AfterBatch::KeepPlaying)
             };
         }
         tokio::select! {
             report = pool.next() => {
                 let (batch, end) = match report {
-                    None => return Ok(Stay::On),
+                    None => return Ok(AfterBatch::KeepPlaying),
                     Some(Report::Game(batch, entry)) => {
                         if let Some(h) = held.get_mut(&batch) {
                             h.games.push(*entry);
@@ -161,7 +161,7 @@ async fn drive(
                     PairEnd::Failed(why) => {
                         eprintln!("error: run {run}: {why}; this worker leaves the run");
                         retry!(link, "refusing a run", |db| db.refuse(run, &options.name, &why))?;
-                        return Ok(Stay::Leave);
+                        return Ok(AfterBatch::LeaveRun);
                     }
                 }
                 if h.out > 0 {
@@ -184,7 +184,7 @@ async fn drive(
                     if let Some(why) = assignment.faults.too_many() {
                         eprintln!("error: run {run}: {why}; this worker leaves the run");
                         retry!(link, "refusing a run", |db| db.refuse(run, &options.name, &why))?;
-                        return Ok(Stay::Leave);
+                        return Ok(AfterBatch::LeaveRun);
                     }
                 }
                 if !matches!(sent, Sent::Open | Sent::Counted) {
@@ -196,7 +196,7 @@ async fn drive(
                     }
                 }
                 if sent == Sent::Refused {
-                    return Ok(Stay::Leave);
+                    return Ok(AfterBatch::LeaveRun);
                 }
             }
             _ = renewal.tick() => {
@@ -232,10 +232,10 @@ enum Sent {
 /// Sends a whole batch.
 async fn submit(
     options: &WorkerOptions,
-    link: &mut Link,
-    mut h: Held,
+    link: &mut WorkerConnection,
+    mut h: ClaimedBatch,
     busy: std::time::Duration,
-) -> Result<Sent, Stop> {
+) -> Result<Sent, WorkerStop> {
     let claim = &h.claim;
     h.games.sort_by_key(|e| (e.pair, e.game));
     if h.games.len() as u64 != claim.pairs * 2 {
@@ -263,7 +263,7 @@ async fn submit(
             crate::stdout::line(batch_line(claim, entries, busy));
             Ok(Sent::Counted)
         }
-        Err(Stop::Fatal(DbError::Refused(why))) => {
+        Err(WorkerStop::Fatal(DbError::Refused(why))) => {
             eprintln!(
                 "error: run {}: {why}; this worker leaves the run",
                 claim.run
@@ -275,11 +275,11 @@ async fn submit(
             ))?;
             Ok(Sent::Refused)
         }
-        Err(Stop::Fatal(DbError::RunClosed(why))) => {
+        Err(WorkerStop::Fatal(DbError::RunClosed(why))) => {
             tracing::warn!("batch {} not counted: {why}", claim.batch);
             Ok(Sent::Closed)
         }
-        Err(Stop::Fatal(DbError::LeaseLost(why))) => {
+        Err(WorkerStop::Fatal(DbError::LeaseLost(why))) => {
             // Another worker has the pairs: this result must not count.
             tracing::warn!("batch {} not counted: {why}", claim.batch);
             Ok(Sent::Open)

@@ -21,7 +21,7 @@ const BENCH_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// A run ready to be played on this machine.
 #[derive(Debug)]
-pub struct Prepared {
+pub struct ReadyRun {
     pub context: Arc<RunContext>,
     /// A tune run's own settings (`None` for a match).
     pub tune: Option<Arc<TuneRun>>,
@@ -41,7 +41,7 @@ pub async fn prepare(
     run: &RunRow,
     concurrency: usize,
     overrides: &[String],
-) -> Result<Prepared, String> {
+) -> Result<ReadyRun, String> {
     let (loaded, tune) = if run.is_tune() {
         let tune = TuneRun::of(run, overrides)?;
         let loaded = Loaded {
@@ -105,7 +105,7 @@ pub async fn prepare(
     let mut plan = plan.clone();
     plan.concurrency = concurrency;
     let context = Arc::new(RunContext { plan, openings });
-    Ok(Prepared {
+    Ok(ReadyRun {
         context,
         tune,
         bench_nps: speeds,

@@ -13,7 +13,7 @@ use crate::stats::{Estimate, StatsReport, Verdict};
 use crate::store::layout::Jobs;
 use crate::store::pg::runs::{PairStates, RunRow, RunWorker};
 use crate::store::pg::workers::WorkerResults;
-use crate::store::tracker::{Faults, GameFacts, Tracker};
+use crate::store::tracker::{FaultsByReason, GameFacts, Tracker};
 
 /// A run's state, as `status --json` prints it.
 #[derive(Clone, Debug, Serialize)]
@@ -39,7 +39,7 @@ pub struct Status {
     pub llr_lower: Option<f64>,
     pub llr_upper: Option<f64>,
     pub verdict: Option<Verdict>,
-    pub faults: std::collections::BTreeMap<String, Faults>,
+    pub faults: std::collections::BTreeMap<String, FaultsByReason>,
     pub workers: Vec<WorkerLine>,
     /// fishtest's test of whether the workers' pairs fit one another (`None` with
     /// fewer than two workers of enough pairs).

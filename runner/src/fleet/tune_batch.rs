@@ -15,13 +15,13 @@ use std::time::Instant;
 use tokio::sync::watch;
 
 use super::tune_run::TuneRun;
-use super::worker::{Link, Stay, Stop, WorkerOptions};
+use super::worker::{AfterBatch, WorkerConnection, WorkerOptions, WorkerStop};
 use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, PairEnd, Pool, Report};
 use crate::play::RunState;
 use crate::store::pg::batches::Claim;
 use crate::store::pg::DbError;
-use crate::tune::iteration::{assign, Assignment, InFlight};
+use crate::tune::iteration::{assign, InFlight, IterationSides};
 
 /// Plays the assignments on at most `slots` pairs at once, on the slot pool: every
 /// iteration in order of k, or how the batch stopped (a pair that cannot start stops
@@ -29,7 +29,7 @@ use crate::tune::iteration::{assign, Assignment, InFlight};
 async fn play_all(
     tune: &TuneRun,
     context: &Arc<RunContext>,
-    assignments: Vec<Assignment>,
+    assignments: Vec<IterationSides>,
     slots: usize,
     state: &watch::Sender<RunState>,
 ) -> Result<Vec<InFlight>, PairEnd> {
@@ -72,11 +72,11 @@ async fn play_all(
 /// Plays a claimed tune batch, renewing its lease, and submits it.
 pub(super) async fn play_and_submit(
     options: &WorkerOptions,
-    link: &mut Link,
+    link: &mut WorkerConnection,
     tune: &TuneRun,
     context: &Arc<RunContext>,
     claim: &Claim,
-) -> Result<Stay, Stop> {
+) -> Result<AfterBatch, WorkerStop> {
     let began = Instant::now();
     // theta as the server took it at the claim: the values these iterations play.
     let mut pause = std::time::Duration::from_millis(250);
@@ -88,7 +88,7 @@ pub(super) async fn play_and_submit(
             }
             Err(DbError::LeaseLost(why)) => {
                 tracing::warn!("batch {} not played: {why}", claim.batch);
-                return Ok(Stay::On);
+                return Ok(AfterBatch::KeepPlaying);
             }
             Err(DbError::Query(why)) if why.contains("has no theta") => {
                 return leave(options, link, claim, &why).await;
@@ -98,7 +98,7 @@ pub(super) async fn play_and_submit(
     };
     let schedule = &tune.tune.schedule;
     let seed = tune.tune.plan.seed;
-    let assignments: Vec<Assignment> = (claim.first_pair..claim.first_pair + claim.pairs)
+    let assignments: Vec<IterationSides> = (claim.first_pair..claim.first_pair + claim.pairs)
         .map(|pair| assign(seed, schedule, &tune.gains, &theta, pair + 1))
         .collect();
     let (batch_tx, _) = watch::channel(RunState::Running);
@@ -124,9 +124,9 @@ pub(super) async fn play_and_submit(
         Err(_) => {
             let _ = link.db.release(claim).await;
             return if *link.stop.borrow() {
-                Err(Stop::Signal)
+                Err(WorkerStop::Signal)
             } else {
-                Ok(Stay::On)
+                Ok(AfterBatch::KeepPlaying)
             };
         }
     };
@@ -137,7 +137,7 @@ pub(super) async fn play_and_submit(
     pause = std::time::Duration::from_millis(250);
     loop {
         if *link.stop.borrow() {
-            return Err(Stop::Signal);
+            return Err(WorkerStop::Signal);
         }
         let result = link.db.submit_tune_batch(claim, &games, faults, busy).await;
         if result.is_ok() {
@@ -157,14 +157,14 @@ pub(super) async fn play_and_submit(
                     "run {}: {} ({})",
                     claim.run, closing.status, closing.state
                 ));
-                return Ok(Stay::On);
+                return Ok(AfterBatch::KeepPlaying);
             }
-            Ok(None) => return Ok(Stay::On),
+            Ok(None) => return Ok(AfterBatch::KeepPlaying),
             Err(DbError::Refused(why)) => return leave(options, link, claim, &why).await,
             Err(DbError::LeaseLost(why) | DbError::RunClosed(why)) => {
                 // Another worker has the pairs, or the run ended: theta must not see this.
                 tracing::warn!("batch {} not counted: {why}", claim.batch);
-                return Ok(Stay::On);
+                return Ok(AfterBatch::KeepPlaying);
             }
             Err(e) => link.recover("submitting a batch", e, &mut pause).await?,
         }
@@ -183,10 +183,10 @@ fn games_of(scores: [f64; 2]) -> String {
 /// Gives the batch back and leaves the run for good, saying why (in `status`).
 async fn leave(
     options: &WorkerOptions,
-    link: &mut Link,
+    link: &mut WorkerConnection,
     claim: &Claim,
     why: &str,
-) -> Result<Stay, Stop> {
+) -> Result<AfterBatch, WorkerStop> {
     eprintln!(
         "error: run {}: {why}; this worker leaves the run",
         claim.run
@@ -195,7 +195,7 @@ async fn leave(
     let mut pause = std::time::Duration::from_millis(250);
     loop {
         match link.db.refuse(claim.run, &options.name, why).await {
-            Ok(()) => return Ok(Stay::Leave),
+            Ok(()) => return Ok(AfterBatch::LeaveRun),
             Err(e) => link.recover("refusing a run", e, &mut pause).await?,
         }
     }

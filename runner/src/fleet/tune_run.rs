@@ -20,14 +20,14 @@ use crate::tune::folder::TuneMeta;
 use crate::tune::journal::Record;
 use crate::tune::outputs::TuneSummary;
 use crate::tune::params::TuneParam;
-use crate::tune::spsa::{Gains, Schedule};
+use crate::tune::spsa::{Gains, SpsaConstants};
 
 /// The SPSA state of a tune run, as the run's row keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuneState {
     /// The parameters, their ranges narrowed to the engine's at submit.
     pub params: Vec<TuneParam>,
-    pub schedule: Schedule,
+    pub schedule: SpsaConstants,
     /// theta, in the order of `params`.
     pub theta: Vec<f64>,
     /// The seed the server draws each iteration's flips and rounding from: the config's,

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::cache::{fetch_run, Cache, Ready};
-use super::prepare::{prepare, Prepared};
+use super::prepare::{prepare, ReadyRun};
 use crate::exit;
 use crate::play::engines::Engines;
 use crate::play::pool;
@@ -50,7 +50,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(8);
 
 /// Why the worker stopped.
 #[derive(Debug)]
-pub(super) enum Stop {
+pub(super) enum WorkerStop {
     /// A signal.
     Signal,
     /// An answer that will not change (a bad run id, a schema of another version).
@@ -58,7 +58,7 @@ pub(super) enum Stop {
 }
 
 /// The worker's connection, opened again whenever it breaks.
-pub(super) struct Link {
+pub(super) struct WorkerConnection {
     pub(super) db: Db,
     pub(super) stop: watch::Receiver<bool>,
 }
@@ -70,7 +70,7 @@ macro_rules! retry {
         let mut pause = std::time::Duration::from_millis(250);
         loop {
             if *$link.stop.borrow() {
-                break Err(Stop::Signal);
+                break Err(WorkerStop::Signal);
             }
             let result = {
                 let $db = &mut $link.db;
@@ -89,7 +89,7 @@ macro_rules! retry {
 }
 pub(super) use retry;
 
-impl Link {
+impl WorkerConnection {
     /// After a failed call: for a server that went away, waits and reconnects (the
     /// caller tries again); any other error ends the worker.
     pub(super) async fn recover(
@@ -97,9 +97,9 @@ impl Link {
         what: &str,
         e: DbError,
         pause: &mut Duration,
-    ) -> Result<(), Stop> {
+    ) -> Result<(), WorkerStop> {
         if !(e.is_transient() || self.db.is_closed()) {
-            return Err(Stop::Fatal(e));
+            return Err(WorkerStop::Fatal(e));
         }
         tracing::warn!("{what}: {e}; trying again in {:.1} s", pause.as_secs_f64());
         self.sleep(*pause).await?;
@@ -119,27 +119,27 @@ impl Link {
     }
 
     /// Sleeps, unless a signal comes first.
-    async fn sleep(&mut self, pause: Duration) -> Result<(), Stop> {
+    async fn sleep(&mut self, pause: Duration) -> Result<(), WorkerStop> {
         tokio::select! {
             () = tokio::time::sleep(pause) => Ok(()),
-            _ = self.stop.wait_for(|s| *s) => Err(Stop::Signal),
+            _ = self.stop.wait_for(|s| *s) => Err(WorkerStop::Signal),
         }
     }
 
     /// Waits for work: until a run is submitted, a batch given back or a run closed
     /// (the server says so), or `pause` at most (a lease that runs out says nothing).
-    async fn wait_for_work(&mut self, pause: Duration) -> Result<(), Stop> {
+    async fn wait_for_work(&mut self, pause: Duration) -> Result<(), WorkerStop> {
         tokio::select! {
             () = tokio::time::sleep(pause) => Ok(()),
             () = self.db.runs_changed() => Ok(()),
-            _ = self.stop.wait_for(|s| *s) => Err(Stop::Signal),
+            _ = self.stop.wait_for(|s| *s) => Err(WorkerStop::Signal),
         }
     }
 }
 
 /// What the worker keeps per run.
-pub(super) struct Assignment {
-    pub(super) prepared: Prepared,
+pub(super) struct WorkerRun {
+    pub(super) prepared: ReadyRun,
     pub(super) slots: Vec<Engines>,
     /// The run's own batch size.
     pub(super) run_batch: u64,
@@ -231,12 +231,12 @@ pub async fn work(options: WorkerOptions) -> u8 {
         eprintln!("error: {e}");
         return exit::USAGE;
     }
-    let mut link = Link { db, stop };
-    let mut assignments: HashMap<i64, Assignment> = HashMap::new();
+    let mut link = WorkerConnection { db, stop };
+    let mut assignments: HashMap<i64, WorkerRun> = HashMap::new();
     let code = match work_loop(&options, &mut link, &mut assignments).await {
         Ok(code) => code,
-        Err(Stop::Signal) => exit::ABORTED,
-        Err(Stop::Fatal(e)) => {
+        Err(WorkerStop::Signal) => exit::ABORTED,
+        Err(WorkerStop::Fatal(e)) => {
             eprintln!("error: {e}");
             exit::USAGE
         }
@@ -249,9 +249,9 @@ pub async fn work(options: WorkerOptions) -> u8 {
 
 async fn work_loop(
     options: &WorkerOptions,
-    link: &mut Link,
-    assignments: &mut HashMap<i64, Assignment>,
-) -> Result<u8, Stop> {
+    link: &mut WorkerConnection,
+    assignments: &mut HashMap<i64, WorkerRun>,
+) -> Result<u8, WorkerStop> {
     let mut refused: HashSet<i64> = HashSet::new();
     loop {
         let concurrency = options.concurrency;
@@ -306,7 +306,7 @@ async fn work_loop(
                                 &prepared.bench_nps
                             ))?;
                         }
-                        slot.insert(Assignment {
+                        slot.insert(WorkerRun {
                             prepared,
                             slots: Vec::new(),
                             run_batch: u64::from(run.batch_pairs),
@@ -360,7 +360,7 @@ async fn work_loop(
         let Some(assignment) = assignments.get_mut(&claim.run) else {
             continue;
         };
-        if play_and_submit(options, link, assignment, &claim).await? == Stay::Leave {
+        if play_and_submit(options, link, assignment, &claim).await? == AfterBatch::LeaveRun {
             refused.insert(claim.run);
         }
     }
@@ -383,17 +383,17 @@ fn closed_run_code(run: &RunRow) -> u8 {
 
 /// Whether the worker goes on with a run after a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stay {
-    On,
+pub(super) enum AfterBatch {
+    KeepPlaying,
     /// Its engines cannot play the run here: the run is refused, for good.
-    Leave,
+    LeaveRun,
 }
 
 /// One renewal tick of a batch being played: the heartbeat (which only shows the worker
 /// in `status`) and the lease (which is what counts).
 pub(super) async fn keep_lease(
     options: &WorkerOptions,
-    link: &mut Link,
+    link: &mut WorkerConnection,
     claim: &Claim,
     batch_tx: &watch::Sender<RunState>,
 ) {
@@ -402,7 +402,7 @@ pub(super) async fn keep_lease(
 }
 
 /// Says the worker is alive and on `run`; a failure only shows in `status`.
-pub(super) async fn heartbeat(options: &WorkerOptions, link: &mut Link, run: i64) {
+pub(super) async fn heartbeat(options: &WorkerOptions, link: &mut WorkerConnection, run: i64) {
     if let Err(e) = link
         .db
         .heartbeat(&options.name, Some(run), options.concurrency)
@@ -416,7 +416,7 @@ pub(super) async fn heartbeat(options: &WorkerOptions, link: &mut Link, run: i64
 /// playing, as the lease may still hold when the server is back.
 pub(super) async fn renew(
     options: &WorkerOptions,
-    link: &mut Link,
+    link: &mut WorkerConnection,
     claim: &Claim,
     batch_tx: &watch::Sender<RunState>,
 ) {
@@ -443,10 +443,10 @@ pub(super) async fn renew(
 /// tune), renewing the leases, and submits them.
 async fn play_and_submit(
     options: &WorkerOptions,
-    link: &mut Link,
-    assignment: &mut Assignment,
+    link: &mut WorkerConnection,
+    assignment: &mut WorkerRun,
     claim: &Claim,
-) -> Result<Stay, Stop> {
+) -> Result<AfterBatch, WorkerStop> {
     if let Some(tune) = assignment.prepared.tune.clone() {
         let context = std::sync::Arc::clone(&assignment.prepared.context);
         return super::tune_batch::play_and_submit(options, link, &tune, &context, claim).await;

@@ -232,7 +232,10 @@ impl OpeningBook {
     /// # Errors
     /// As [`OpeningBook::load`], and [`BookError::Changed`] when the file changed
     /// between the two readings.
-    pub fn load_used(path: &Path, using: &BookUse) -> Result<(OpeningBook, Schedule), BookError> {
+    pub fn load_used(
+        path: &Path,
+        using: &BookUse,
+    ) -> Result<(OpeningBook, OpeningSequence), BookError> {
         let file = open(path)?;
         let mut reader = BookReader::new(using.format, BufReader::new(file));
         let mut spots = Vec::new();
@@ -258,7 +261,7 @@ impl OpeningBook {
             });
         }
         let len = spots.len();
-        let schedule = Schedule::new(len, using.order, using.seed, using.start);
+        let schedule = OpeningSequence::new(len, using.order, using.seed, using.start);
         let rounds = using.rounds.min(len as u64);
         let needed: BTreeSet<usize> = (0..rounds).map(|r| schedule.index(r)).collect();
         let mut book = if needed.len() == len {
@@ -357,8 +360,8 @@ impl OpeningBook {
 
     /// The play order for a run (see the module docs for the mapping).
     #[must_use]
-    pub fn schedule(&self, order: Order, seed: u64, start: usize) -> Schedule {
-        Schedule::new(self.len, order, seed, start)
+    pub fn schedule(&self, order: Order, seed: u64, start: usize) -> OpeningSequence {
+        OpeningSequence::new(self.len, order, seed, start)
     }
 
     /// The opening that pair `pair` plays under `schedule`, if it is kept.
@@ -366,7 +369,7 @@ impl OpeningBook {
     /// # Panics
     /// If `schedule` was made for a book of another size.
     #[must_use]
-    pub fn for_pair(&self, schedule: &Schedule, pair: u64) -> Option<&Opening> {
+    pub fn for_pair(&self, schedule: &OpeningSequence, pair: u64) -> Option<&Opening> {
         assert_eq!(schedule.len, self.len(), "schedule made for another book");
         self.get(schedule.index(pair))
     }
@@ -374,16 +377,16 @@ impl OpeningBook {
 
 /// Which opening (index in file order) each pair plays; see the module docs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Schedule {
+pub struct OpeningSequence {
     len: usize,
     start: usize,
     permutation: Option<Vec<usize>>,
 }
 
-impl Schedule {
+impl OpeningSequence {
     /// The play order of a book of `len` openings (at least 1).
     #[must_use]
-    pub fn new(len: usize, order: Order, seed: u64, start: usize) -> Schedule {
+    pub fn new(len: usize, order: Order, seed: u64, start: usize) -> OpeningSequence {
         let len = len.max(1);
         let permutation = match order {
             Order::Sequential => None,
@@ -393,7 +396,7 @@ impl Schedule {
                 Some(perm)
             }
         };
-        Schedule {
+        OpeningSequence {
             len,
             start: start % len,
             permutation,
@@ -428,7 +431,11 @@ mod tests {
         OpeningBook::from_reader(text.as_bytes(), Path::new("test.epd")).expect("book")
     }
 
-    fn names(book: &OpeningBook, schedule: &Schedule, pairs: std::ops::Range<u64>) -> Vec<String> {
+    fn names(
+        book: &OpeningBook,
+        schedule: &OpeningSequence,
+        pairs: std::ops::Range<u64>,
+    ) -> Vec<String> {
         pairs
             .map(|p| {
                 book.for_pair(schedule, p)

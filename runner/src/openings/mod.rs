@@ -44,7 +44,7 @@ mod pgn;
 mod reader;
 
 pub use book::OpeningBook;
-pub(crate) use book::{BookError, BookUse, Order, Schedule};
+pub(crate) use book::{BookError, BookUse, OpeningSequence, Order};
 pub use check::{check, ProblemKind};
 pub(crate) use check::{check_book, Checker};
 pub use error::LineError;

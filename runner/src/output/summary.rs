@@ -9,7 +9,7 @@ use super::over_clock::{self, base_time, OverClockLine};
 use crate::config::{Plan, TournamentKind};
 use crate::stats::{Anchor, Estimate, Penta, RatingList, Sprt, StatsReport, Verdict, Wdl};
 use crate::store::ending::Ending;
-use crate::store::tracker::{Faults, Tracker};
+use crate::store::tracker::{FaultsByReason, Tracker};
 
 /// One engine of the run.
 #[derive(Clone, Debug, Serialize)]
@@ -145,7 +145,7 @@ pub struct Summary {
     pub verdict: Option<Verdict>,
     /// Faults per engine in every game recorded, its pair complete or not: the crash
     /// that stopped a run is here even though no pair of it was counted.
-    pub faults: BTreeMap<String, Faults>,
+    pub faults: BTreeMap<String, FaultsByReason>,
     /// Per engine, its moves over its clock and the time beyond it.
     pub over_clock: BTreeMap<String, OverClockLine>,
     pub reasons: BTreeMap<String, u64>,

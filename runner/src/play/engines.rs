@@ -14,7 +14,7 @@ use super::RunState;
 use crate::client::{EngineError, EngineSession};
 use crate::config::Plan;
 use crate::game::{play_game, EndReason, GameStart, Outcome, PlayedGame, Player, StartError};
-use crate::openings::{OpeningBook, Schedule};
+use crate::openings::{OpeningBook, OpeningSequence};
 use crate::store::journal::JournalEntry;
 use crate::store::layout::Job;
 
@@ -23,7 +23,7 @@ use crate::store::layout::Job;
 pub struct RunContext {
     pub plan: Plan,
     /// The openings and the order they are played in, if the run has an opening file.
-    pub openings: Option<(OpeningBook, Schedule)>,
+    pub openings: Option<(OpeningBook, OpeningSequence)>,
 }
 
 impl RunContext {

@@ -21,7 +21,7 @@ use super::preflight::{preflight, unknown_options_line};
 use crate::config::book_use;
 use crate::config::{Loaded, Plan, TournamentKind};
 use crate::exit;
-use crate::openings::{OpeningBook, Schedule};
+use crate::openings::{OpeningBook, OpeningSequence};
 use crate::output::files::{today, FilesError, RunFiles};
 use crate::output::over_clock;
 use crate::output::progress::Progress;
@@ -104,7 +104,7 @@ pub struct RunOutcome {
 ///
 /// # Errors
 /// [`RunError::Openings`] for a file that cannot be read or a bad line.
-pub fn load_openings(plan: &Plan) -> Result<Option<(OpeningBook, Schedule)>, RunError> {
+pub fn load_openings(plan: &Plan) -> Result<Option<(OpeningBook, OpeningSequence)>, RunError> {
     let Some(openings) = &plan.openings else {
         return Ok(None);
     };
@@ -195,7 +195,7 @@ fn identical_games_warning(plan: &Plan) -> Option<&'static str> {
 pub fn played_so_far(
     plan: &Plan,
     shard: Option<Shard>,
-    openings: Option<&Schedule>,
+    openings: Option<&OpeningSequence>,
 ) -> Result<(Tracker, u64), RunError> {
     let path = plan.output.dir.join(JOURNAL_FILE);
     let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
@@ -346,7 +346,7 @@ impl Session {
     async fn play(
         loaded: &Loaded,
         start: Start,
-        openings: Option<(OpeningBook, Schedule)>,
+        openings: Option<(OpeningBook, OpeningSequence)>,
         mut tracker: Tracker,
     ) -> Result<Session, RunError> {
         let plan = &loaded.plan;

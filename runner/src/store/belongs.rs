@@ -13,7 +13,7 @@ use super::finished::{game_number, FinishedGames};
 use super::journal::JournalEntry;
 use super::layout::{Job, Jobs};
 use super::meta::Shard;
-use crate::openings::Schedule;
+use crate::openings::OpeningSequence;
 
 /// Why a journal line is not one of this run's games. Pair and game numbers are those
 /// the line writes (0-based), so that the line can be found by them.
@@ -69,7 +69,7 @@ pub struct RunGames<'a> {
     pub names: &'a [String],
     pub shard: Option<Shard>,
     /// Which opening each round plays; `None` for a run without an opening file.
-    pub openings: Option<&'a Schedule>,
+    pub openings: Option<&'a OpeningSequence>,
 }
 
 impl RunGames<'_> {
@@ -213,7 +213,7 @@ mod tests {
     fn openings_and_shards_are_those_of_the_pair() {
         let jobs = Jobs::new(vec![(0, 1)], 10);
         let names = names();
-        let schedule = Schedule::new(4, Order::Sequential, 0, 1);
+        let schedule = OpeningSequence::new(4, Order::Sequential, 0, 1);
         let run = RunGames {
             jobs: &jobs,
             names: &names,

@@ -22,7 +22,7 @@ use crate::game::{EndReason, Outcome, OverClock};
 use crate::stats::{ScoreTable, Tally, WinDrawLoss};
 
 /// Faults of one engine, by reason code.
-pub type Faults = BTreeMap<String, u64>;
+pub type FaultsByReason = BTreeMap<String, u64>;
 
 /// What the counts take from a finished game: a journal entry, or the facts the
 /// database keeps of a stored game (`store/pg`).
@@ -92,12 +92,12 @@ pub struct Tracker {
     /// Points and games between every two engines (the rating list's input).
     pub scores: ScoreTable,
     /// Faults per engine in the counted games.
-    pub faults: Vec<Faults>,
+    pub faults: Vec<FaultsByReason>,
     /// End reasons of the counted games.
     pub reasons: BTreeMap<String, u64>,
     /// Faults per engine in every game recorded, paired or not: what the fault limits
     /// and the outputs count, so that a fault that stopped a run is never hidden.
-    live_faults: Vec<Faults>,
+    live_faults: Vec<FaultsByReason>,
     /// Moves over the clock per engine, in every game recorded.
     pub over_clock: Vec<OverClockTotal>,
     /// Every game recorded, paired or not.
@@ -124,7 +124,7 @@ fn as_result(score: f64) -> WinDrawLoss {
     }
 }
 
-fn add_fault(faults: &mut [Faults], engine: Option<usize>, reason: EndReason) {
+fn add_fault(faults: &mut [FaultsByReason], engine: Option<usize>, reason: EndReason) {
     if let Some(f) = engine.and_then(|i| faults.get_mut(i)) {
         *f.entry(reason.code().to_owned()).or_default() += 1;
     }
@@ -139,8 +139,8 @@ impl Tracker {
             names,
             tallies: vec![Tally::default(); pairings],
             scores: ScoreTable::new(engines),
-            faults: vec![Faults::new(); engines],
-            live_faults: vec![Faults::new(); engines],
+            faults: vec![FaultsByReason::new(); engines],
+            live_faults: vec![FaultsByReason::new(); engines],
             over_clock: vec![OverClockTotal::default(); engines],
             ..Tracker::default()
         }
@@ -284,7 +284,7 @@ impl Tracker {
 
 /// A serializable view of the faults of every engine.
 #[derive(Clone, Debug, Serialize)]
-pub struct FaultTable(pub BTreeMap<String, Faults>);
+pub struct FaultTable(pub BTreeMap<String, FaultsByReason>);
 
 impl Tracker {
     /// Faults by engine name in every game recorded, paired or not: a crash that
@@ -302,7 +302,7 @@ impl Tracker {
 
     /// Faults per engine (config order) in every game recorded, paired or not.
     #[must_use]
-    pub fn recorded_faults(&self) -> &[Faults] {
+    pub fn recorded_faults(&self) -> &[FaultsByReason] {
         &self.live_faults
     }
 }

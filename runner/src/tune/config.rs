@@ -11,7 +11,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::params::{check_all, parse_fishtest, short, Origin, TuneParam};
-use super::spsa::{Gains, Schedule};
+use super::spsa::{Gains, SpsaConstants};
 use crate::config::locate::{line_at, line_of};
 use crate::config::{parse_shared, ConfigError, EngineCount, Override, Plan};
 
@@ -21,7 +21,7 @@ pub struct TunePlan {
     /// The run settings: two engines, both the tuned engine (index 0 plays theta+,
     /// index 1 theta-), `pairs` the number of iterations.
     pub plan: Plan,
-    pub schedule: Schedule,
+    pub schedule: SpsaConstants,
     pub params: Vec<TuneParam>,
     /// The config as read (overrides applied, the `--params` lines as `[[tune.param]]`),
     /// as TOML: kept in the output folder, compared on resume, shown in the report.
@@ -264,9 +264,9 @@ pub fn parse(
         }
         Some(p) => p,
     };
-    let alpha = tune.alpha.unwrap_or(Schedule::ALPHA);
-    let gamma = tune.gamma.unwrap_or(Schedule::GAMMA);
-    let a_ratio = tune.a_ratio.unwrap_or(Schedule::A_RATIO);
+    let alpha = tune.alpha.unwrap_or(SpsaConstants::ALPHA);
+    let gamma = tune.gamma.unwrap_or(SpsaConstants::GAMMA);
+    let a_ratio = tune.a_ratio.unwrap_or(SpsaConstants::A_RATIO);
     // SPSA converges for exponents in (0, 1] (Spall; fishtest: 0.602 and 0.101), and
     // fishtest's A is a fraction of the iterations (0.1): beyond these the gains
     // overflow or vanish rather than tune.
@@ -299,7 +299,7 @@ pub fn parse(
             ));
         }
     }
-    let schedule = Schedule::new(pairs, alpha, gamma, a_ratio);
+    let schedule = SpsaConstants::new(pairs, alpha, gamma, a_ratio);
     for p in &params {
         Gains::new(&schedule, p.min, p.max, p.c_end, p.r_end)
             .check(&schedule)
@@ -379,7 +379,7 @@ pub fn parse(
 }
 
 /// The `[tune]` table as the tune reads it, with every parameter as a `[[tune.param]]`.
-fn tune_table(schedule: &Schedule, tune: &RawTune, params: &[TuneParam]) -> toml::Value {
+fn tune_table(schedule: &SpsaConstants, tune: &RawTune, params: &[TuneParam]) -> toml::Value {
     let mut table = toml::Table::new();
     table.insert(
         "pairs".into(),

@@ -72,12 +72,12 @@ fn values_text(names: &[String], theta: &[f64]) -> String {
 /// Faults of this session, by kind ([`FaultKind::of`], the rule of a run), against the
 /// run's limits.
 #[derive(Default)]
-struct Faults {
+struct FaultCounter {
     /// Per [`FaultKind::ALL`].
     counts: [u32; 3],
 }
 
-impl Faults {
+impl FaultCounter {
     fn add(&mut self, reason: EndReason, limits: FaultLimits) -> Option<String> {
         let kind = FaultKind::of(reason)?;
         let count = &mut self.counts[kind.index()];
@@ -169,7 +169,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
     let mut pool = Pool::start(&run, Vec::new(), workers);
     let mut in_flight: HashMap<u64, InFlight> = HashMap::new();
     let mut stop: Option<String> = None;
-    let mut faults = Faults::default();
+    let mut faults = FaultCounter::default();
     loop {
         // One iteration a free slot, handed out with theta as it is now.
         while stop.is_none() && *state_rx.borrow() == RunState::Running && in_flight.len() < workers

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use xq_core::board::Color;
 
 use super::journal::Record;
-use super::spsa::{Gains, IterationRng, Schedule, Step};
+use super::spsa::{Gains, IterationRng, SpsaConstants, Step};
 use crate::game::EndReason;
 use crate::play::engines::PairOptions;
 use crate::play::pool::Order;
@@ -23,7 +23,7 @@ use crate::store::layout::PairJob;
 
 /// One iteration as handed out.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Assignment {
+pub struct IterationSides {
     /// k, from 1.
     pub k: u64,
     pub steps: Vec<Step>,
@@ -38,11 +38,11 @@ pub struct Assignment {
 #[must_use]
 pub fn assign(
     seed: u64,
-    schedule: &Schedule,
+    schedule: &SpsaConstants,
     gains: &[Gains],
     theta: &[f64],
     k: u64,
-) -> Assignment {
+) -> IterationSides {
     let mut rng = IterationRng::new(seed, k);
     let steps: Vec<Step> = gains
         .iter()
@@ -54,7 +54,7 @@ pub fn assign(
         .collect();
     let plus = steps.iter().map(|s| rng.round(s.plus)).collect();
     let minus = steps.iter().map(|s| rng.round(s.minus)).collect();
-    Assignment {
+    IterationSides {
         k,
         steps,
         plus,
@@ -67,7 +67,7 @@ pub fn assign(
 /// formula alone: [`update`] adds the check that theta stays a number.
 #[must_use]
 pub fn apply(
-    a: &Assignment,
+    a: &IterationSides,
     names: &[String],
     gains: &[Gains],
     theta: &[f64],
@@ -132,7 +132,7 @@ pub struct NotFinite {
 /// # Errors
 /// [`NotFinite`] for the first parameter whose theta would not be finite.
 pub fn update(
-    a: &Assignment,
+    a: &IterationSides,
     names: &[String],
     gains: &[Gains],
     theta: &[f64],
@@ -159,7 +159,7 @@ pub fn update(
 pub fn pair_options(
     fixed: &[Vec<(String, String)>; 2],
     names: &[String],
-    a: &Assignment,
+    a: &IterationSides,
 ) -> PairOptions {
     let side = |fixed: &Vec<(String, String)>, values: &[i64]| {
         let mut options = fixed.clone();
@@ -178,14 +178,14 @@ pub fn pair_options(
 /// of each of its games as they end.
 #[derive(Debug)]
 pub struct InFlight {
-    pub a: Assignment,
+    pub a: IterationSides,
     pub scores: [f64; 2],
     pub reasons: [EndReason; 2],
 }
 
 impl InFlight {
     #[must_use]
-    pub fn new(a: Assignment) -> InFlight {
+    pub fn new(a: IterationSides) -> InFlight {
         InFlight {
             a,
             scores: [0.5; 2],
@@ -231,7 +231,12 @@ mod tests {
 
     #[test]
     fn an_update_uses_the_theta_it_is_given_and_the_step_it_was_handed_out_with() {
-        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let schedule = SpsaConstants::new(
+            10,
+            SpsaConstants::ALPHA,
+            SpsaConstants::GAMMA,
+            SpsaConstants::A_RATIO,
+        );
         let gains = vec![Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01)];
         let names = vec!["X".to_owned()];
         let a = assign(3, &schedule, &gains, &[50.0], 1);
@@ -253,7 +258,12 @@ mod tests {
 
     #[test]
     fn an_update_that_would_make_theta_nan_is_an_error() {
-        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let schedule = SpsaConstants::new(
+            10,
+            SpsaConstants::ALPHA,
+            SpsaConstants::GAMMA,
+            SpsaConstants::A_RATIO,
+        );
         let names = vec!["X".to_owned()];
         // Gains no config passes any more (r_end = 1e308 made a infinite): R_k is
         // infinite, and a drawn pair multiplies it by 0.

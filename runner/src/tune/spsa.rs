@@ -9,7 +9,7 @@ use xq_core::rng::SplitMix64;
 
 /// The run-wide constants of SPSA.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Schedule {
+pub struct SpsaConstants {
     /// N: the number of iterations (one pair each).
     pub iterations: u64,
     pub alpha: f64,
@@ -18,7 +18,7 @@ pub struct Schedule {
     pub big_a: f64,
 }
 
-impl Schedule {
+impl SpsaConstants {
     /// fishtest's defaults.
     pub const ALPHA: f64 = 0.602;
     pub const GAMMA: f64 = 0.101;
@@ -26,8 +26,8 @@ impl Schedule {
 
     /// The schedule of `iterations` iterations with `A = int(a_ratio * iterations)`.
     #[must_use]
-    pub fn new(iterations: u64, alpha: f64, gamma: f64, a_ratio: f64) -> Schedule {
-        Schedule {
+    pub fn new(iterations: u64, alpha: f64, gamma: f64, a_ratio: f64) -> SpsaConstants {
+        SpsaConstants {
             iterations,
             alpha,
             gamma,
@@ -50,7 +50,7 @@ pub struct Gains {
 impl Gains {
     /// The gains fishtest derives from `c_end` and `r_end`.
     #[must_use]
-    pub fn new(schedule: &Schedule, min: f64, max: f64, c_end: f64, r_end: f64) -> Gains {
+    pub fn new(schedule: &SpsaConstants, min: f64, max: f64, c_end: f64, r_end: f64) -> Gains {
         let n = schedule.iterations as f64;
         let a_end = r_end * c_end * c_end;
         Gains {
@@ -63,13 +63,13 @@ impl Gains {
 
     /// `c_k = c / k^gamma` (k counts from 1).
     #[must_use]
-    pub fn c_k(&self, schedule: &Schedule, k: u64) -> f64 {
+    pub fn c_k(&self, schedule: &SpsaConstants, k: u64) -> f64 {
         self.c / (k as f64).powf(schedule.gamma)
     }
 
     /// `R_k = a / (A + k)^alpha / c_k^2`.
     #[must_use]
-    pub fn r_k(&self, schedule: &Schedule, k: u64) -> f64 {
+    pub fn r_k(&self, schedule: &SpsaConstants, k: u64) -> f64 {
         let c_k = self.c_k(schedule, k);
         self.a / (schedule.big_a + k as f64).powf(schedule.alpha) / (c_k * c_k)
     }
@@ -81,7 +81,7 @@ impl Gains {
     ///
     /// # Errors
     /// [`BadGains`] at the first iteration where they are not.
-    pub fn check(&self, schedule: &Schedule) -> Result<(), BadGains> {
+    pub fn check(&self, schedule: &SpsaConstants) -> Result<(), BadGains> {
         for k in [1, schedule.iterations.max(1)] {
             let (c_k, r_k) = (self.c_k(schedule, k), self.r_k(schedule, k));
             let step = r_k * c_k * 2.0;
@@ -125,7 +125,7 @@ pub struct Step {
 impl Step {
     /// The step of iteration `k` at `theta`.
     #[must_use]
-    pub fn new(gains: &Gains, schedule: &Schedule, k: u64, theta: f64, flip: f64) -> Step {
+    pub fn new(gains: &Gains, schedule: &SpsaConstants, k: u64, theta: f64, flip: f64) -> Step {
         let c_k = gains.c_k(schedule, k);
         Step {
             c_k,
@@ -287,7 +287,12 @@ mod tests {
 
     #[test]
     fn the_check_vector_is_reproduced_to_1e_9() {
-        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let schedule = SpsaConstants::new(
+            10,
+            SpsaConstants::ALPHA,
+            SpsaConstants::GAMMA,
+            SpsaConstants::A_RATIO,
+        );
         assert!((schedule.big_a - 1.0).abs() < f64::EPSILON);
         let gains = Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01);
         close("c", gains.c, 6.309137672953);
@@ -307,7 +312,12 @@ mod tests {
 
     #[test]
     fn at_the_last_iteration_the_gains_are_c_end_and_r_end() {
-        let schedule = Schedule::new(2000, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let schedule = SpsaConstants::new(
+            2000,
+            SpsaConstants::ALPHA,
+            SpsaConstants::GAMMA,
+            SpsaConstants::A_RATIO,
+        );
         let gains = Gains::new(&schedule, 0.0, 400.0, 10.0, 0.002);
         close("c_N", gains.c_k(&schedule, 2000), 10.0);
         close("R_N", gains.r_k(&schedule, 2000), 0.002);
@@ -315,7 +325,12 @@ mod tests {
 
     #[test]
     fn gains_that_overflow_or_underflow_are_refused() {
-        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let schedule = SpsaConstants::new(
+            10,
+            SpsaConstants::ALPHA,
+            SpsaConstants::GAMMA,
+            SpsaConstants::A_RATIO,
+        );
         let gains = |c_end, r_end| Gains::new(&schedule, 0.0, 100.0, c_end, r_end);
         assert_eq!(gains(5.0, 0.01).check(&schedule), Ok(()));
         // c_end^2 underflows: a = 0 and c_k^2 = 0, so R_k = 0/0.
@@ -326,7 +341,12 @@ mod tests {
 
     #[test]
     fn values_are_clipped_to_the_bounds() {
-        let schedule = Schedule::new(10, Schedule::ALPHA, Schedule::GAMMA, Schedule::A_RATIO);
+        let schedule = SpsaConstants::new(
+            10,
+            SpsaConstants::ALPHA,
+            SpsaConstants::GAMMA,
+            SpsaConstants::A_RATIO,
+        );
         let gains = Gains::new(&schedule, 0.0, 100.0, 5.0, 0.01);
         let step = Step::new(&gains, &schedule, 1, 98.0, 1.0);
         close("plus", step.plus, 100.0);
