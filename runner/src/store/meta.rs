@@ -152,15 +152,21 @@ impl RunMeta {
     /// # Errors
     /// [`MetaError::Write`].
     pub fn write(&self, dir: &Path) -> Result<(), MetaError> {
-        let path = dir.join(RUN_FILE);
-        let error = |source| MetaError::Write {
-            path: path.clone(),
-            source,
-        };
-        let text =
-            serde_json::to_string_pretty(self).map_err(|e| error(std::io::Error::other(e)))?;
-        crate::atomic_file::write(&path, text.as_bytes()).map_err(error)
+        write_json(&dir.join(RUN_FILE), self)
     }
+}
+
+/// Writes a folder's record (`run.json`, `tune-run.json`) whole or not at all.
+///
+/// # Errors
+/// [`MetaError::Write`].
+pub(crate) fn write_json(path: &Path, record: &impl Serialize) -> Result<(), MetaError> {
+    let error = |source| MetaError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    let text = serde_json::to_string_pretty(record).map_err(|e| error(std::io::Error::other(e)))?;
+    crate::atomic_file::write(path, text.as_bytes()).map_err(error)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use super::params::{check_all, parse_fishtest, short, Origin, TuneParam};
@@ -369,7 +369,15 @@ pub fn parse(
             canonical.remove("tournament");
         }
     }
-    canonical.insert("tune".to_owned(), tune_table(&schedule, &tune, &params));
+    let table = TuneTable {
+        pairs: schedule.iterations,
+        alpha: tune.alpha,
+        gamma: tune.gamma,
+        a_ratio: tune.a_ratio,
+        param: &params,
+    };
+    let table = toml::Value::try_from(table).map_err(|e| unwritable(e.to_string()))?;
+    canonical.insert("tune".to_owned(), table);
     Ok(TunePlan {
         plan,
         schedule,
@@ -379,40 +387,16 @@ pub fn parse(
 }
 
 /// The `[tune]` table as the tune reads it, with every parameter as a `[[tune.param]]`.
-fn tune_table(schedule: &SpsaConstants, tune: &RawTune, params: &[TuneParam]) -> toml::Value {
-    let mut table = toml::Table::new();
-    table.insert(
-        "pairs".into(),
-        toml::Value::Integer(i64::try_from(schedule.iterations).unwrap_or(i64::MAX)),
-    );
-    if let Some(a) = tune.alpha {
-        table.insert("alpha".into(), toml::Value::Float(a));
-    }
-    if let Some(g) = tune.gamma {
-        table.insert("gamma".into(), toml::Value::Float(g));
-    }
-    if let Some(a) = tune.a_ratio {
-        table.insert("A".into(), toml::Value::Float(a));
-    }
-    let list = params
-        .iter()
-        .map(|p| {
-            let mut t = toml::Table::new();
-            t.insert("name".into(), toml::Value::String(p.name.clone()));
-            for (k, v) in [
-                ("start", p.start),
-                ("min", p.min),
-                ("max", p.max),
-                ("c_end", p.c_end),
-                ("r_end", p.r_end),
-            ] {
-                t.insert(k.into(), toml::Value::Float(v));
-            }
-            toml::Value::Table(t)
-        })
-        .collect();
-    table.insert("param".into(), toml::Value::Array(list));
-    toml::Value::Table(table)
+#[derive(Serialize)]
+struct TuneTable<'a> {
+    pairs: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alpha: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gamma: Option<f64>,
+    #[serde(rename = "A", skip_serializing_if = "Option::is_none")]
+    a_ratio: Option<f64>,
+    param: &'a [TuneParam],
 }
 
 #[cfg(test)]

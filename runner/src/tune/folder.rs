@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::store::folder::{FolderError, RunFolder, Workload, TUNE_RUN};
+use crate::store::meta::write_json;
 
 /// What a tune folder records about its tune.
 #[derive(Debug, Serialize, Deserialize)]
@@ -22,15 +23,7 @@ fn write_meta(dir: &Path, config: &str) -> Result<(), FolderError> {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config: config.to_owned(),
     };
-    let path = dir.join(TUNE_RUN);
-    let refused = |why: String| FolderError::Refused {
-        dir: path.clone(),
-        why,
-    };
-    let json =
-        serde_json::to_string_pretty(&meta).map_err(|e| refused(format!("cannot write: {e}")))?;
-    crate::atomic_file::write(&path, (json + "\n").as_bytes())
-        .map_err(|e| refused(format!("cannot write: {e}")))
+    Ok(write_json(&dir.join(TUNE_RUN), &meta)?)
 }
 
 /// Takes the folder of a tune with its `tune-run.json`: a new one (checked free, then
