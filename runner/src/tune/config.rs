@@ -64,13 +64,18 @@ struct TuneFile {
     sprt: Option<Spanned<toml::Value>>,
 }
 
-fn error(file: &str, line: Option<usize>, key: Option<&str>, message: String) -> ConfigError {
+fn error(
+    file: &str,
+    line: Option<usize>,
+    key: Option<&str>,
+    message: impl Into<String>,
+) -> ConfigError {
     ConfigError {
         file: file.to_owned(),
         line,
         flag: None,
         key: key.map(str::to_owned),
-        message: message.trim().replace('\n', "; "),
+        message: message.into().trim().replace('\n', "; "),
     }
 }
 
@@ -162,27 +167,21 @@ pub fn parse(
             name,
             None,
             Some("tune"),
-            "missing: a [tune] section (see docs/tuning.md)".to_owned(),
+            "missing: a [tune] section (see docs/tuning.md)",
         )
     })?;
-    match file.engine.len() {
-        1 => {}
-        0 => {
-            return Err(error(
-                name,
-                None,
-                Some("engine"),
-                "missing: the [[engine]] to tune".to_owned(),
-            ))
-        }
-        n => {
-            return Err(error(
-                name,
-                Some(line_at(text, file.engine[1].span().start)),
-                Some("engine.1"),
-                format!("a tune has exactly one [[engine]], the engine it tunes; found {n}"),
-            ))
-        }
+    if let Some(second) = file.engine.get(1) {
+        let (line, n) = (line_at(text, second.span().start), file.engine.len());
+        let why = format!("a tune has exactly one [[engine]], the engine it tunes; found {n}");
+        return Err(error(name, Some(line), Some("engine.1"), why));
+    }
+    if file.engine.is_empty() {
+        return Err(error(
+            name,
+            None,
+            Some("engine"),
+            "missing: the [[engine]] to tune",
+        ));
     }
     for key in ["pairs", "games", "kind"] {
         if file.tournament.contains_key(key) {
@@ -204,7 +203,7 @@ pub fn parse(
             name,
             Some(line_at(text, sprt.span().start)),
             Some("sprt"),
-            "a tune has no SPRT: leave the [sprt] section out".to_owned(),
+            "a tune has no SPRT: leave the [sprt] section out",
         ));
     }
     let (tune_sets, run_sets): (Vec<&String>, Vec<&String>) = overrides
@@ -241,7 +240,7 @@ pub fn parse(
             name,
             tune_line,
             Some("tune.param"),
-            "no parameters: add [[tune.param]] tables or --params FILE".to_owned(),
+            "no parameters: add [[tune.param]] tables or --params FILE",
         ));
     }
     check_all(&params)?;
@@ -251,7 +250,7 @@ pub fn parse(
                 name,
                 tune_line,
                 Some("tune.pairs"),
-                "missing: the number of iterations (one pair each)".to_owned(),
+                "missing: the number of iterations (one pair each)",
             ))
         }
         Some(0) => {
@@ -259,7 +258,7 @@ pub fn parse(
                 name,
                 line_of(text, &["tune", "pairs"]),
                 Some("tune.pairs"),
-                "must be at least 1".to_owned(),
+                "must be at least 1",
             ))
         }
         Some(p) => p,
