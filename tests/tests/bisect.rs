@@ -9,7 +9,10 @@
 //! that change a constant of a script the build copies) works the same, skipping a
 //! commit that does not build and building each commit once; a bisection killed with
 //! SIGKILL mid-step resumes to the same steps and games; bad input is one line and
-//! exit 2.
+//! exit 2. With `--db`, against a throwaway PostgreSQL cluster, each step is a run
+//! that a worker plays (the builds travelling with it), the steps and games are those
+//! of the local bisection, and a bisector killed while it waits resumes without
+//! storing the step again.
 
 mod common;
 
@@ -18,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::fleet::{fleet, worker};
 use common::{bin, runner, scratch, workspace};
 use serde_json::Value;
 
@@ -453,4 +457,136 @@ fn bad_input_is_one_line_and_exit_2() {
         "not a commit",
     );
     refuse_git(git_args("HEAD~7", "HEAD", "exit 3"), "does not build");
+    // --db: the workers' concurrency decides; a database that does not answer.
+    let mut db_args = bisect_args(&cfg, &out, &builds);
+    db_args.extend([
+        "--db",
+        "host=127.0.0.1 port=1 user=x dbname=x",
+        "--concurrency",
+        "2",
+    ]);
+    assert_eq!(refused(&db_args, &out, "--concurrency").lines().count(), 1);
+    db_args.truncate(db_args.len() - 2);
+    assert_eq!(refused(&db_args, &out, "--db").lines().count(), 1);
+    let mut no_db = bisect_args(&cfg, &out, &builds);
+    no_db.push("--no-upload");
+    refused(&no_db, &out, "only with --db");
+}
+
+#[test]
+fn with_db_each_step_is_a_run_a_worker_plays_and_a_killed_bisector_resumes_without_storing_it_twice(
+) {
+    let k = random_build(9);
+    let folder = scratch("bisect-db");
+    let dir = folder.path();
+    let cfg = config(dir);
+    let reference = dir.join("reference");
+    let builds = series(dir, k, "");
+    let (code, stdout, _) = runner(&bisect_args(&cfg, &reference, &builds));
+    assert_eq!(code, 0, "{stdout}");
+
+    let cluster = fleet();
+    let cache = dir.join("worker-cache");
+    // One worker, one game at a time, waiting for the next step's run between steps.
+    let mut player = worker(
+        &cluster,
+        "w1",
+        &["--wait", "--concurrency", "1", "--cache", text(&cache)],
+    );
+    // The builds move slower, so that the kill lands while step 1's run plays.
+    let slow_dir = dir.join("slow");
+    std::fs::create_dir_all(&slow_dir).expect("slow folder");
+    let slow = series(&slow_dir, k, "--move-ms 3");
+    let out = dir.join("out");
+    let url = cluster.url("xq_owner");
+    let mut args = bisect_args(&cfg, &out, &slow);
+    args.extend(["--db", &url, "--batch-pairs", "1"]);
+    let mut bisector = Command::new(bin("xq-runner"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start bisect");
+    let began = Instant::now();
+    let run_of_step_1 = loop {
+        let s = std::fs::read_to_string(out.join("bisect.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        let id = s
+            .as_ref()
+            .filter(|s| s["submitted"]["step"] == 1)
+            .and_then(|s| s["submitted"]["run"].as_i64());
+        if let Some(id) = id {
+            let games = cluster.sql(&format!("SELECT games_done FROM xq.runs WHERE id = {id}"));
+            if games.parse::<u64>().unwrap_or(0) >= 2 {
+                break id;
+            }
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "step 1's run never played 2 games"
+        );
+        assert!(
+            bisector.try_wait().expect("wait").is_none(),
+            "bisect ended early"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    bisector.kill().expect("SIGKILL");
+    bisector.wait().expect("reap");
+    assert_eq!(state(&out)["steps"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        state(&out)["steps"][0]["run"].as_i64(),
+        Some(run_of_step_1 - 1)
+    );
+
+    let (code, stdout, stderr) = runner(&["resume", text(&out)]);
+    let _ = player.kill();
+    let _ = player.wait();
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "bisect step 1: waiting for run {run_of_step_1}, stored before"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(first_bad(&out), Some(k as u64), "k {k}\n{stdout}");
+    // The steps of the local bisection, each stored once. A worker claims its next
+    // batch while it plays the last: the games in flight when the verdict falls may
+    // count too, so a step may hold a pair or two more than the local one.
+    let verdicts = |s: Vec<(u64, String, u64, String)>| -> Vec<(u64, String)> {
+        s.into_iter().map(|(b, v, _, _)| (b, v)).collect()
+    };
+    assert_eq!(verdicts(steps(&out)), verdicts(steps(&reference)), "k {k}");
+    let stored = cluster.sql("SELECT count(*) FROM xq.runs");
+    assert_eq!(stored, steps(&out).len().to_string(), "a step stored twice");
+    let runs: Vec<i64> = state(&out)["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .map(|s| s["run"].as_i64().expect("each step names its run"))
+        .collect();
+    let first = runs[0];
+    assert_eq!(runs, (first..first + runs.len() as i64).collect::<Vec<_>>());
+    assert!(state(&out).get("submitted").is_none(), "{}", state(&out));
+    for i in 0..runs.len() {
+        let name = format!("step-{i:02}");
+        // Game for game the local step's, none lost or doubled (`games` panics on a
+        // game recorded twice).
+        let (fleet_games, local) = (games(&out.join(&name)), games(&reference.join(&name)));
+        for (key, game) in &local {
+            assert_eq!(fleet_games.get(key), Some(game), "{name}: game {key:?}");
+        }
+        assert!(out.join(&name).join("report.html").is_file(), "{name}");
+    }
+    let md = std::fs::read_to_string(out.join("bisect.md")).expect("bisect.md");
+    assert!(md.contains(&format!("(run {run_of_step_1})")), "{md}");
+    // The builds travelled with the runs: the worker played them from its cache.
+    assert!(
+        cluster
+            .sql("SELECT count(DISTINCT sha256) FROM xq.run_files WHERE role = 'program'")
+            .parse::<usize>()
+            .unwrap_or(0)
+            >= 2
+    );
 }

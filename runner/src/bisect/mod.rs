@@ -10,13 +10,17 @@
 //! | `git.rs` | a series from git: commits built once each in worktrees under a cache |
 //! | `config.rs` | the steps' run configs, made from the user's |
 //! | `output.rs` | progress lines and `bisect.md` |
+//! | `fleet.rs` | `--db`: each step a run of the database, played by its workers |
 //!
 //! The steps are played by a [`Player`] the command line gives: the same code as
 //! `xq-runner run` for a new step and `xq-runner resume` for a step in progress, so a
-//! step is a run like any other (its folder resumable, its report written).
+//! step is a run like any other (its folder resumable, its report written). With
+//! `--db` each step is stored as a run, as `submit` stores one, and its folder written
+//! from the database when the workers are done, as `report --db` writes one.
 
 pub mod builds;
 pub mod config;
+pub mod fleet;
 pub mod git;
 pub mod output;
 pub mod search;
@@ -46,6 +50,9 @@ pub enum BisectError {
     Write { path: PathBuf, why: String },
     #[error("cannot build commit {commit}: {why}")]
     Build { commit: String, why: String },
+    /// The database of a bisection with `--db`.
+    #[error("the database: {0}")]
+    Fleet(String),
     #[error("step {step}: cannot read its result {}: {why}", .path.display())]
     Summary {
         step: usize,
@@ -121,6 +128,7 @@ fn read_step(number: usize, build: usize, dir: &Path, name: &str) -> Result<Step
         llr_upper: s.llr_upper.unwrap_or(nan),
         verdict,
         truncated,
+        run: None,
     })
 }
 
@@ -180,6 +188,10 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
     let last = state.builds.len() - 1;
     ends_built(state)?;
     let file = state.config_file.clone();
+    let mut session = match &state.fleet {
+        Some(f) => Some(fleet::Session::open(f)?),
+        None => None,
+    };
     loop {
         let next = search::next(last, &state.findings(), &state.skipped);
         let build = match next {
@@ -213,23 +225,39 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
         let name = step_folder(number);
         let step_dir = dir.join(&name);
         crate::stdout::line(output::before(state, build));
-        let code = if step_dir.join(crate::store::meta::RUN_FILE).exists() {
-            player.resume(&step_dir)
-        } else {
-            let loaded = config::step(
+        let (template, tested, good) = (
+            state.config.clone(),
+            state.builds[build].program.clone(),
+            state.builds[0].program.clone(),
+        );
+        let loaded = || {
+            config::step(
                 &file,
-                &state.config,
+                &template,
                 &config::Side {
                     name: format!("build-{build}"),
-                    program: &state.builds[build].program,
+                    program: &tested,
                 },
                 &config::Side {
                     name: "build-0".to_owned(),
-                    program: &state.builds[0].program,
+                    program: &good,
                 },
                 &step_dir,
-            )?;
-            player.play(&loaded)
+            )
+        };
+        let mut run = None;
+        let code = if let Some(session) = session.as_mut() {
+            let loaded = loaded()?;
+            let played = session.step(dir, state, (number, build), &loaded, &step_dir)?;
+            run = Some(played.run);
+            if played.code == exit::ABORTED {
+                return Ok(played.code);
+            }
+            played.code
+        } else if step_dir.join(crate::store::meta::RUN_FILE).exists() {
+            player.resume(&step_dir)
+        } else {
+            player.play(&loaded()?)
         };
         if code == exit::USAGE || code == exit::ABORTED {
             crate::stdout::line(format_args!(
@@ -238,8 +266,10 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
             ));
             return Ok(code);
         }
-        let step = read_step(number, build, &step_dir, &name)?;
+        let mut step = read_step(number, build, &step_dir, &name)?;
+        step.run = run;
         state.steps.push(step);
+        state.submitted = None;
         state.write(dir)?;
         let next = search::next(last, &state.findings(), &state.skipped);
         output::write_markdown(dir, state, &next)?;

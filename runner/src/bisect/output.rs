@@ -154,9 +154,10 @@ pub fn markdown(state: &State, next: &Next) -> String {
         let error = s
             .error_rate(d)
             .map_or_else(|| "n/a".to_owned(), |e| format!("{e}"));
+        let run = s.run.map(|id| format!(" (run {id})")).unwrap_or_default();
         let _ = writeln!(
             md,
-            "| {} | {} | {commit} | {} | {:.1} ± {:.1} | {:.1} ± {:.1} | {:.2} ({:.2}, {:.2}) | {}{} | {error} | [{}]({}/report.html) |",
+            "| {} | {} | {commit} | {} | {:.1} ± {:.1} | {:.1} ± {:.1} | {:.2} ({:.2}, {:.2}) | {}{} | {error} | [{}]({}/report.html){run} |",
             s.step,
             s.build,
             s.games,

@@ -92,6 +92,9 @@ pub struct Step {
     /// the LLR, and its error rate is not known.
     #[serde(default)]
     pub truncated: bool,
+    /// The id of the step's run in the database (a bisection with `--db`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<i64>,
 }
 
 impl Step {
@@ -108,6 +111,34 @@ impl Step {
             Verdict::Worse => design.beta,
         })
     }
+}
+
+/// Steps played as runs in a database, by its workers (`--db`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Fleet {
+    /// The database as `--db` named it.
+    pub db: String,
+    /// Pairs per batch handed to a worker.
+    pub batch_pairs: u32,
+    /// Whether the builds (and the opening file) travel with each run, as `submit`
+    /// stores them; else every worker has them at the paths the steps name.
+    pub upload: bool,
+    /// The largest file a run may carry, bytes.
+    pub max_artifact: u64,
+}
+
+/// The run of the step in progress, in a bisection with `--db`: written before the
+/// run is stored (`run` none) and again with its id, so that a resume waits for that
+/// run instead of submitting the step twice.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Submitted {
+    pub step: usize,
+    pub build: usize,
+    /// The hash of the step's config: a resume that finds no id (killed between the
+    /// store and the write of this file) takes the run of this config stored then.
+    pub config_hash: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<i64>,
 }
 
 /// A step's verdict.
@@ -177,6 +208,12 @@ pub struct State {
     pub skipped: BTreeSet<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// Where the steps are played when not here (`--db`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<Fleet>,
+    /// The run of the step in progress (`--db`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submitted: Option<Submitted>,
 }
 
 impl State {

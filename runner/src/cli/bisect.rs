@@ -1,14 +1,14 @@
 //! `xq-runner bisect --config F (--builds B0 .. BN | --builds-file F | --repo DIR --good
 //! REV --bad REV --build CMD --binary PATH) --out DIR [--elo X --alpha A --beta B]`:
-//! finds the first build of a series that is worse than the first, by SPRTs. `xq-runner
-//! resume DIR` continues it. Exit 0 found, 1 the bad end is not worse, 2 bad input, 4
-//! aborted.
+//! finds the first build of a series that is worse than the first, by SPRTs; with `--db
+//! URL` each step is a run of that database, played by its workers. `xq-runner resume
+//! DIR` continues it. Exit 0 found, 1 the bad end is not worse, 2 bad input, 4 aborted.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::bisect::state::{Design, GitSeries, State, Status, STATE_FILE, VERSION};
+use crate::bisect::state::{Design, Fleet, GitSeries, State, Status, STATE_FILE, VERSION};
 use crate::bisect::{self, BisectError, Player};
 use crate::config::Loaded;
 use crate::schedule::Start;
@@ -67,6 +67,20 @@ pub struct BisectArgs {
     /// Games played at once.
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
+    /// Play each step as a run of this database, by its workers (postgres:// URL or
+    /// key=value words; the password in ~/.pgpass or PGPASSWORD, never here).
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// With --db: pairs per batch handed to a worker.
+    #[arg(long, value_name = "N", default_value_t = crate::fleet::submit::DEFAULT_BATCH_PAIRS)]
+    pub batch_pairs: u32,
+    /// With --db: store no file with the runs; every worker has the builds and the
+    /// opening file at the paths the steps name.
+    #[arg(long)]
+    pub no_upload: bool,
+    /// With --db: the largest file a run may carry (bytes, or with KB, MB, GB).
+    #[arg(long, value_name = "SIZE", default_value = "256MB", value_parser = crate::fleet::uploads::parse_size)]
+    pub max_artifact: u64,
 }
 
 /// The steps played as `run` and `resume` play runs.
@@ -205,6 +219,7 @@ fn start(args: &BisectArgs) -> Result<State, BisectError> {
         template = bisect::config::with_concurrency(&template, c)?;
     }
     let (builds, git) = series(args)?;
+    let fleet = fleet(args)?;
     let state = State {
         version: VERSION,
         status: Status::Running,
@@ -216,6 +231,8 @@ fn start(args: &BisectArgs) -> Result<State, BisectError> {
         steps: Vec::new(),
         skipped: std::collections::BTreeSet::new(),
         outcome: None,
+        fleet,
+        submitted: None,
     };
     // The search stands on its ends: a git series whose ends do not build is refused.
     bisect::ends_built(&state)?;
@@ -229,19 +246,85 @@ fn start(args: &BisectArgs) -> Result<State, BisectError> {
         name: "build-0".to_owned(),
         program: &state.builds[0].program,
     };
-    bisect::config::step(
+    let first = bisect::config::step(
         &file,
         &state.config,
         &tested,
         &good,
         &args.out.join("step-00"),
     )?;
+    if let Some(f) = &state.fleet {
+        check_fleet(f, &first, &state)?;
+    }
     std::fs::create_dir_all(&args.out).map_err(|e| BisectError::Write {
         path: args.out.clone(),
         why: e.to_string(),
     })?;
     state.write(&args.out)?;
     Ok(state)
+}
+
+/// The settings of `--db`, checked (none without it).
+fn fleet(args: &BisectArgs) -> Result<Option<Fleet>, BisectError> {
+    let Some(db) = &args.db else {
+        if args.no_upload {
+            return Err(BisectError::Input(
+                "--no-upload: only with --db (the runs' files)".to_owned(),
+            ));
+        }
+        return Ok(None);
+    };
+    if args.concurrency.is_some() {
+        return Err(BisectError::Input(
+            "--concurrency: with --db the steps are played by the workers, each at its own --concurrency".to_owned(),
+        ));
+    }
+    Ok(Some(Fleet {
+        db: db.clone(),
+        batch_pairs: args.batch_pairs.max(1),
+        upload: !args.no_upload,
+        max_artifact: args.max_artifact,
+    }))
+}
+
+/// Before anything is written: the database answers (its schema made at first use,
+/// as `submit` makes it), and the files of the steps' runs can be stored (each build,
+/// checked as the first step's, and the opening file).
+fn check_fleet(fleet: &Fleet, first: &Loaded, state: &State) -> Result<(), BisectError> {
+    let policy = crate::fleet::uploads::UploadPolicy {
+        enabled: fleet.upload,
+        max_size: fleet.max_artifact,
+    };
+    crate::fleet::submit::new_run(first, fleet.batch_pairs, policy)
+        .map_err(|e| BisectError::Input(format!("--db: the steps' runs: {e}")))?;
+    if fleet.upload {
+        // Every build travels with its step: each program must be storable (the
+        // files beside it are checked when its step's config is read); of a git
+        // series, the ends (the rest are built when their step comes).
+        let last = state.builds.len() - 1;
+        let builds = state.builds.iter().enumerate();
+        for (_, build) in builds.filter(|(i, _)| state.git.is_none() || *i == 0 || *i == last) {
+            let mut plan = first.plan.engines[0].clone();
+            plan.program.clone_from(&build.program);
+            plan.files.clear();
+            crate::fleet::uploads::uploads([(0, &plan)], None, policy)
+                .map_err(|e| BisectError::Input(format!("--db: the steps' runs: {e}")))?;
+        }
+    }
+    let target = crate::store::pg::resolve(Some(&fleet.db))
+        .map_err(|e| BisectError::Input(format!("--db: {e}")))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| BisectError::Fleet(format!("cannot start the async runtime: {e}")))?;
+    runtime
+        .block_on(async {
+            let mut db = crate::store::pg::Db::connect(&target)
+                .await
+                .map_err(|e| e.to_string())?;
+            super::submit::init(&mut db).await
+        })
+        .map_err(|e| BisectError::Input(format!("--db: {e}")))
 }
 
 /// Prints a bisection's error and returns its exit code.
@@ -270,6 +353,12 @@ pub fn resume(dir: &Path, concurrency: Option<usize>) -> u8 {
         Ok(state) => state,
         Err(e) => return fail(&e),
     };
+    if let (Some(_), Some(_)) = (concurrency, &state.fleet) {
+        return fail(&BisectError::Input(format!(
+            "{}: a bisection on a database: its steps are played by the workers, each at its own --concurrency",
+            dir.display()
+        )));
+    }
     if let Some(c) = concurrency {
         match bisect::config::with_concurrency(&state.config, c) {
             Ok(template) => state.config = template,
