@@ -1,6 +1,7 @@
 //! Scaling runs end to end: a config's `[scaling]` list plays each setting as a match of
 //! its own. The curve of an engine that searches deeper against one that does not
-//! rises; each depth point is its separate match game for game; a run killed with
+//! rises, over depths and over clocks; each depth point is its separate match game for
+//! game; a run killed with
 //! SIGKILL resumes with no game lost or doubled; `--dry-run` estimates each setting's
 //! time; bad input is one line and exit 2.
 
@@ -126,6 +127,85 @@ fn deeper_search_rises_and_each_depth_is_its_own_match_game_for_game() {
             "the point is the same run as the match alone"
         );
     }
+}
+
+#[test]
+fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
+    let folder = scratch("scaling-clock");
+    let engine = bin("xq-engine").display().to_string();
+    let out = folder.path().join("out");
+    // Our engine on the point's clock against itself at a fixed depth 4 (its own
+    // limit): about even at 0.2+0.002, far stronger at ten times the clock.
+    let text = format!(
+        r#"[tournament]
+pairs = 6
+concurrency = 2
+seed = 11
+
+[openings]
+file = "{openings}"
+order = "random"
+
+[output]
+dir = "{out}"
+
+[time]
+margin = "200ms"
+
+[scaling]
+tc = ["0.2+0.002", "2+0.02"]
+
+[[engine]]
+name = "clock"
+command = ["{engine}"]
+options = {{ hashsize = "4" }}
+
+[[engine]]
+name = "depth4"
+command = ["{engine}"]
+options = {{ hashsize = "4" }}
+time = {{ depth = 4 }}
+"#,
+        openings = mainlines().display(),
+        out = out.display(),
+    );
+    let config = folder.path().join("clock.toml");
+    std::fs::write(&config, text).expect("write config");
+    let (code, stdout, stderr) = runner(&["run", path(&config)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let results = json(&out.join("scaling.json"));
+    assert_eq!(results["kind"], "tc");
+    assert_eq!(results["log_axis"], true);
+    let points = results["points"].as_array().expect("points");
+    let (short, long) = (&points[0], &points[1]);
+    assert_eq!(
+        (short["setting"].as_str(), long["setting"].as_str()),
+        (Some("0.2+0.002"), Some("2+0.02"))
+    );
+    for p in points {
+        assert_eq!(p["games"], 12, "{p}");
+        assert_eq!(p["status"], "finished", "{p}");
+    }
+    // The clock's place on the axis: seconds a side in a game of 120 plies.
+    let x = |p: &Value| p["x"].as_f64().expect("x");
+    assert!((x(short) - 0.32).abs() < 1e-9 && (x(long) - 3.2).abs() < 1e-9);
+    // The curve rises: the longer clock's Elo is higher, by more than 100 (on an idle
+    // machine about +60 then +1200; on a loaded one, the long clock's games see less
+    // of it, about -60 then +190).
+    let elo = |p: &Value| p["elo"].as_f64().expect("elo");
+    assert!(
+        elo(long) > elo(short) + 100.0,
+        "the curve rises: {short} then {long}"
+    );
+    // Each point is the match of its clock: the games were played on it.
+    let pgn = std::fs::read_to_string(out.join("tc-2+0.02/games.pgn")).expect("pgn");
+    assert!(
+        pgn.contains("[TimeControl \"2+0.02\"]"),
+        "{}",
+        &pgn[..pgn.len().min(800)]
+    );
+    let page = std::fs::read_to_string(out.join("report.html")).expect("report");
+    assert!(page.contains("time control (log scale)") && page.contains("clock vs depth4"));
 }
 
 /// Two fault engines (instant, or `sleep_ms` a move for the first), interleaved over
