@@ -206,6 +206,34 @@ time = {{ depth = 4 }}
     );
     let page = std::fs::read_to_string(out.join("report.html")).expect("report");
     assert!(page.contains("time control (log scale)") && page.contains("clock vs depth4"));
+
+    // `report DIR` of the scaling folder writes its outputs again, as of a run folder.
+    let before = std::fs::read_to_string(out.join("scaling.json")).expect("scaling.json");
+    for gone in [
+        "report.html",
+        "scaling.json",
+        "tc-2+0.02/report.html",
+        "tc-0.2+0.002/summary.md",
+    ] {
+        std::fs::remove_file(out.join(gone)).expect(gone);
+    }
+    let (code, stdout, stderr) = runner(&["report", path(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout.lines().next(),
+        Some(path(&out.join("report.html"))),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("scaling.json")).expect("scaling.json again"),
+        before
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.html")).expect("page again"),
+        page
+    );
+    assert!(out.join("tc-2+0.02/report.html").is_file());
+    assert!(out.join("tc-0.2+0.002/summary.md").is_file());
 }
 
 /// Two fault engines (instant, or `sleep_ms` a move for the first), interleaved over

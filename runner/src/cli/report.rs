@@ -1,5 +1,6 @@
 //! `xq-runner report <output-dir>`: writes `report.html` and `summary.md` into the output
-//! folder of a run (finished, interrupted or still going) from its files alone.
+//! folder of a run (finished, interrupted or still going) from its files alone; of a
+//! scaling folder, each point's and then `scaling.json` and the scaling page.
 //! `xq-runner report --db URL <ID> --out DIR`: writes a stored run as a run folder (the
 //! same files a local run writes).
 
@@ -65,6 +66,22 @@ fn report_from_db(args: &ReportArgs, dir: &std::path::Path) -> u8 {
     })
 }
 
+/// `report DIR` of a scaling folder: its points' reports, `scaling.json` and its page.
+fn scaling_report(dir: &std::path::Path) -> u8 {
+    match crate::scaling::rewrite(dir) {
+        Ok(files) => {
+            for file in files {
+                crate::stdout::line(file.display());
+            }
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
 /// Runs `report`: 0 when the files are written, 2 when there is no readable run, 4
 /// when a file cannot be written.
 #[must_use]
@@ -76,7 +93,11 @@ pub fn run(args: &ReportArgs) -> u8 {
         eprintln!("error: report --db needs --out DIR (where to write the run's files)");
         return exit::USAGE;
     }
-    match write_report(std::path::Path::new(&args.target)) {
+    let dir = std::path::Path::new(&args.target);
+    if crate::scaling::is_scaling_folder(dir) {
+        return scaling_report(dir);
+    }
+    match write_report(dir) {
         Ok(files) => {
             crate::stdout::line(files.html.display());
             crate::stdout::line(files.markdown.display());

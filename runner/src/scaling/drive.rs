@@ -63,7 +63,7 @@ pub fn estimate_lines(plan: &ScalingPlan) -> Vec<String> {
 }
 
 /// Writes `scaling.json` and `report.html` from the points' folders.
-fn write_results(plan: &ScalingPlan) -> Result<super::results::Results, ScalingError> {
+pub(crate) fn write_results(plan: &ScalingPlan) -> Result<super::results::Results, ScalingError> {
     let results = collect(plan);
     let root = &plan.root;
     let failed = |e: std::io::Error| ScalingError::Folder {
@@ -209,6 +209,32 @@ pub fn play(plan: &ScalingPlan, mode: Mode) -> Result<u8, ScalingError> {
         root.join(REPORT_HTML).display()
     ));
     Ok(combined(&codes))
+}
+
+/// `xq-runner report DIR` of a scaling folder: each started point's `report.html` and
+/// `summary.md` written again from its folder, then `scaling.json` and the scaling
+/// `report.html`; the files written, the scaling page first.
+///
+/// # Errors
+/// [`ScalingError`]: a damaged plan, a point's report or a file that cannot be written.
+pub fn rewrite(root: &Path) -> Result<Vec<std::path::PathBuf>, ScalingError> {
+    let plan = StoredPlan::read(root)?.restore(root, &[])?;
+    let mut points = Vec::new();
+    for point in &plan.points {
+        let dir = &point.loaded.plan.output.dir;
+        if folder::started(dir) {
+            let files =
+                crate::output::report::write_report(dir).map_err(|e| ScalingError::Folder {
+                    dir: dir.clone(),
+                    why: e.to_string(),
+                })?;
+            points.push(files.html);
+        }
+    }
+    write_results(&plan)?;
+    let mut written = vec![root.join(REPORT_HTML), root.join(RESULTS_FILE)];
+    written.extend(points);
+    Ok(written)
 }
 
 /// Whether a folder holds a scaling run (for `resume`).

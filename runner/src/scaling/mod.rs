@@ -21,5 +21,5 @@ pub(crate) mod report;
 pub(crate) mod results;
 
 pub(crate) use config::{load, scaling_line, ScalingPlan};
-pub(crate) use drive::{estimate_lines, is_scaling_folder, play, Mode};
+pub(crate) use drive::{estimate_lines, is_scaling_folder, play, rewrite, Mode};
 pub(crate) use folder::StoredPlan;
