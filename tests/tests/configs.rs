@@ -16,7 +16,7 @@ fn every_shipped_config_validates() {
     let folder = scratch("configs-dry");
     let out = folder.path().join("out");
     let out = out.to_str().expect("path");
-    let mut seen = 0;
+    let (mut seen, mut scaling) = (0, 0);
     for entry in std::fs::read_dir(workspace().join("configs")).expect("configs folder") {
         let path = entry.expect("entry").path();
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
@@ -42,11 +42,24 @@ fn every_shipped_config_validates() {
             "{}: the plan is printed",
             path.display()
         );
+        // A scaling form: every setting listed with its games.
+        if text.lines().any(|l| l.trim() == "[scaling]") {
+            assert!(
+                out.contains("scaling: ") && out.contains("games at most"),
+                "{}: {out}",
+                path.display()
+            );
+            scaling += 1;
+        }
         seen += 1;
     }
     assert!(
         seen >= 6,
         "the three jobs, the ladders, quick and the example are shipped"
+    );
+    assert!(
+        scaling >= 2,
+        "scaling-depth and the eval ladder's scaling form"
     );
     // The embedded default is configs/quick.toml.
     let (code, plan, _) = run_in_workspace(&["run", "--dry-run", "--out", out]);
