@@ -81,10 +81,12 @@ fn measured_times_and_forfeits_are_right_within_5ms() {
                     Player {
                         engine: &mut red,
                         time_control: tc,
+                        depth_cap: None,
                     },
                     Player {
                         engine: &mut black,
                         time_control: tc,
+                        depth_cap: None,
                     },
                 ],
                 &settings,

@@ -57,10 +57,12 @@ fn game(test: &str, fault: &str, extra: &[&str], tc: TimeControl) -> PlayedGame 
             Player {
                 engine: &mut r,
                 time_control: tc,
+                depth_cap: None,
             },
             Player {
                 engine: &mut b,
                 time_control: tc,
+                depth_cap: None,
             },
         ];
         let game = play_game(&start, players, &settings)

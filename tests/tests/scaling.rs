@@ -236,6 +236,51 @@ time = {{ depth = 4 }}
     assert!(out.join("tc-0.2+0.002/summary.md").is_file());
 }
 
+#[test]
+fn a_depth_list_may_keep_a_clock_each_search_on_it_capped_at_the_point_depth() {
+    let folder = scratch("scaling-depth-clock");
+    let head = "[time]\ntc = \"10+0.1\"\n\n[scaling]\ndepth = [1, 2]\n";
+    let config = depth_config(folder.path(), 4, head);
+    // The clock is kept: the plan shows it for the engine that takes [time]'s limits.
+    let (code, stdout, stderr) = runner(&["run", path(&config), "--dry-run"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(ucci; 10+0.1;") && stdout.contains("depth 2 "),
+        "{stdout}"
+    );
+    let log = folder.path().join("traffic.log");
+    let (code, stdout, stderr) = runner(&["run", path(&config), "--log", path(&log)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // "deeper" searches on its clock, capped at the point's depth; "depth1" keeps its
+    // own limit.
+    let traffic = std::fs::read_to_string(&log).expect("traffic log");
+    let go = |cap: &str| {
+        traffic
+            .lines()
+            .any(|l| l.contains("> go time ") && l.contains(" opptime ") && l.ends_with(cap))
+    };
+    assert!(go(" depth 1") && go(" depth 2"), "{traffic}");
+    assert!(traffic.lines().any(|l| l.ends_with("> go depth 1")));
+    let out = folder.path().join("out");
+    let pgn = std::fs::read_to_string(out.join("depth-2/games.pgn")).expect("pgn");
+    assert!(
+        pgn.contains("[TimeControl \"10+0.1\"]"),
+        "{}",
+        &pgn[..pgn.len().min(800)]
+    );
+    // At depth 1 on the clock, the searches are those of depth 1 alone: the point's
+    // games are the plain depth-1 match's.
+    let alone = scratch("scaling-depth-clock-alone");
+    let plain = depth_config(alone.path(), 4, "[time]\ndepth = 1\n");
+    let (code, stdout, stderr) = runner(&["run", path(&plain)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let moves = |dir: &Path| -> Vec<Value> { games(dir).into_iter().map(|g| g.3).collect() };
+    assert_eq!(
+        moves(&out.join("depth-1")),
+        moves(&alone.path().join("out"))
+    );
+}
+
 /// Two fault engines (instant, or `sleep_ms` a move for the first), interleaved over
 /// two depths; the fault engine ignores the depth, so its games are the same at both.
 fn fault_scaling(dir: &Path, tag: &str, sleep_ms: u32) -> PathBuf {
@@ -484,10 +529,10 @@ fn bad_scaling_input_is_one_line_and_exit_2() {
         (
             "two limits",
             "tc = \"10+0.1\"",
-            "depth = [4, 6]",
+            "nodes = [400, 800]",
             &[],
             Some(8),
-            "time.tc: the [scaling] depth list sets the limit of each point",
+            "time.tc: the [scaling] nodes list sets the limit of each point",
         ),
         (
             "shard",

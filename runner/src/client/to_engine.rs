@@ -17,6 +17,8 @@ pub struct GoClock {
     pub moves_to_go: Option<u32>,
     /// Whether the side to move is Red (UCI names clocks by colour).
     pub red_to_move: bool,
+    /// The depth the search also stops at (`go ... depth N`), if any.
+    pub depth: Option<u32>,
 }
 
 /// What limits one search.
@@ -99,6 +101,9 @@ fn render_go_ucci(limit: &GoLimit) -> String {
                 Some(n) => line.push_str(&format!(" oppmovestogo {n}")),
                 None => line.push_str(&format!(" oppincrement {}", c.opp_increment.as_millis())),
             }
+            if let Some(d) = c.depth {
+                line.push_str(&format!(" depth {d}"));
+            }
             line
         }
     }
@@ -126,6 +131,9 @@ fn render_go_uci(limit: &GoLimit) -> String {
             );
             if let Some(n) = c.moves_to_go {
                 line.push_str(&format!(" movestogo {n}"));
+            }
+            if let Some(d) = c.depth {
+                line.push_str(&format!(" depth {d}"));
             }
             line
         }
@@ -171,6 +179,7 @@ mod tests {
             opp_increment: ms(10),
             moves_to_go: None,
             red_to_move: false,
+            depth: None,
         };
         assert_eq!(
             ToEngine::Go(GoLimit::Clock(clock)).render(Protocol::Ucci, Coordinates::Zero),
@@ -179,6 +188,19 @@ mod tests {
         assert_eq!(
             ToEngine::Go(GoLimit::Clock(clock)).render(Protocol::Uci, Coordinates::Zero),
             "go wtime 900 btime 1000 winc 10 binc 10"
+        );
+        // A clock capped at a depth (`tc` with `depth`): the depth after the clock.
+        let capped = GoClock {
+            depth: Some(6),
+            ..clock
+        };
+        assert_eq!(
+            ToEngine::Go(GoLimit::Clock(capped)).render(Protocol::Ucci, Coordinates::Zero),
+            "go time 1000 increment 10 opptime 900 oppincrement 10 depth 6"
+        );
+        assert_eq!(
+            ToEngine::Go(GoLimit::Clock(capped)).render(Protocol::Uci, Coordinates::Zero),
+            "go wtime 900 btime 1000 winc 10 binc 10 depth 6"
         );
     }
 }

@@ -87,6 +87,8 @@ impl TournamentKind {
 pub struct EnginePlan {
     pub spec: EngineSpec,
     pub time_control: TimeControl,
+    /// The depth a clocked search also stops at (`depth` beside `tc` in its `time`).
+    pub depth_cap: Option<u32>,
     pub bench: Option<u64>,
     /// A new process for every game, instead of one reused across games.
     pub restart: bool,

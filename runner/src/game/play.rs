@@ -60,6 +60,8 @@ pub struct GameStart {
 pub struct Player<'a> {
     pub engine: &'a mut EngineSession,
     pub time_control: TimeControl,
+    /// The depth a clocked search also stops at.
+    pub depth_cap: Option<u32>,
 }
 
 /// Why a game could not start.
@@ -166,6 +168,7 @@ pub async fn play_game(
     }
     let mut clocks = [red.time_control, black.time_control]
         .map(|control| Clock::with_mode(control, settings.margin_mode));
+    let caps = [red.depth_cap, black.depth_cap];
     let mut engines = [red.engine, black.engine];
     for color in Color::ALL {
         if let Err(e) = engines[color.index()].new_game().await {
@@ -201,8 +204,13 @@ pub async fn play_game(
         }
         let side = table.record.position().side_to_move();
         let clock = clocks[side.index()];
-        let (limit, deadline) =
-            go_limit(&clock, &clocks[(!side).index()], side, settings.time_margin);
+        let (limit, deadline) = go_limit(
+            &clock,
+            &clocks[(!side).index()],
+            side,
+            settings.time_margin,
+            caps[side.index()],
+        );
         let banned = if settings.banmoves {
             table.record.banned_moves()
         } else {
@@ -340,6 +348,7 @@ fn go_limit(
     opp: &Clock,
     side: Color,
     margin: Duration,
+    depth_cap: Option<u32>,
 ) -> (GoLimit, Option<Duration>) {
     match own.control() {
         TimeControl::Clock { .. } => {
@@ -352,6 +361,7 @@ fn go_limit(
                 opp_increment: opp.increment(),
                 moves_to_go: own.moves_to_go(),
                 red_to_move: side == Color::Red,
+                depth: depth_cap,
             };
             (GoLimit::Clock(clock), Some(deadline))
         }

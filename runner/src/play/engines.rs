@@ -128,10 +128,12 @@ impl Engines {
             Player {
                 engine: &mut red,
                 time_control: run.plan.engines[job.red].time_control,
+                depth_cap: run.plan.engines[job.red].depth_cap,
             },
             Player {
                 engine: &mut black,
                 time_control: run.plan.engines[job.black].time_control,
+                depth_cap: run.plan.engines[job.black].depth_cap,
             },
         ];
         let outcome = tokio::select! {

@@ -251,26 +251,40 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<ScalingPl
     let raw = raw.into_inner();
     let (kind, list) = settings(name, text, &raw, at)?;
     // A point replaces its own kind of limit in [time]; another kind there would make
-    // two limits.
+    // two limits, but for the clock of a depth list (each search on the clock, capped
+    // at the point's depth).
     for other in ["tc", "movetime", "depth", "nodes"] {
-        if other != kind.key() && file.time.contains_key(other) {
+        let shared = kind == Kind::Depth && other == "tc";
+        if other != kind.key() && !shared && file.time.contains_key(other) {
             return Err(error(
                 name,
                 line_of(text, &["time", other]),
                 &format!("time.{other}"),
-                format!("the [scaling] {} list sets the limit of each point: remove time.{other} (a point has one limit; [time] keeps what the points share, as margin)", kind.key()),
+                format!("the [scaling] {} list sets the limit of each point: remove time.{other} (a point has one limit, or a clock capped by a depth list; [time] keeps what the points share, as margin)", kind.key()),
             ));
         }
     }
     let rest = crate::config::locate::without_table(text, "scaling");
     let mut points = Vec::with_capacity(list.len());
     let mut root: Option<PathBuf> = None;
+    // A depth under a clock: setting `time.depth` alone would replace the clock (one
+    // limit per table, as `--set` does), so the point sets its whole `[time]` table,
+    // the clock and the depth, before the command line's overrides.
+    let clocked = kind == Kind::Depth && file.time.contains_key("tc");
     for s in list {
-        let mut all = overrides.to_vec();
-        all.push(Override::flag(
-            format!("{name}:{}: scaling.{}", s.line, kind.key()),
-            s.assignment.clone(),
-        ));
+        let label = format!("{name}:{}: scaling.{}", s.line, kind.key());
+        let all = if clocked {
+            let mut time = file.time.clone();
+            time.insert("depth".into(), toml::Value::Integer(s.x as i64));
+            let point = Override::flag(label, format!("time={}", toml::Value::Table(time)));
+            std::iter::once(point)
+                .chain(overrides.iter().cloned())
+                .collect()
+        } else {
+            let mut all = overrides.to_vec();
+            all.push(Override::flag(label, s.assignment.clone()));
+            all
+        };
         let mut loaded = crate::config::parse(name, &rest, &all)?;
         if loaded.plan.output.pgnout.is_some() {
             return Err(error(name, line_of(text, &["output", "pgnout"]), "output.pgnout", "a scaling run keeps each point's games.pgn in the point's folder: remove output.pgnout".to_owned()));
@@ -289,12 +303,12 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<ScalingPl
         });
     }
     if let [first, second, ..] = points.as_slice() {
-        let limits = |p: &Point| -> Vec<TimeControl> {
+        let limits = |p: &Point| -> Vec<(TimeControl, Option<u32>)> {
             p.loaded
                 .plan
                 .engines
                 .iter()
-                .map(|e| e.time_control)
+                .map(|e| (e.time_control, e.depth_cap))
                 .collect()
         };
         if limits(first) == limits(second) {

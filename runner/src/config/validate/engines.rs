@@ -14,7 +14,7 @@ use crate::game::TimeControl;
 pub(super) fn engines(
     kind: TournamentKind,
     raw: &[RawEngine],
-    global: Option<TimeControl>,
+    global: (Option<TimeControl>, Option<u32>),
     files: Files,
     count: EngineCount,
 ) -> Result<Vec<EnginePlan>, Problem> {
@@ -185,7 +185,7 @@ fn placed(
 fn engine(
     index: usize,
     raw: &RawEngine,
-    global: Option<TimeControl>,
+    global: (Option<TimeControl>, Option<u32>),
     on_disk: Files,
 ) -> Result<EnginePlan, Problem> {
     let key = |field: &str| format!("engine.{index}.{field}");
@@ -227,10 +227,10 @@ fn engine(
         "\"0-9\" or \"1-10\"",
     )?;
     let own = match &raw.time {
-        Some(t) => time::control(&key("time"), t)?,
+        Some(t) => time::control(&key("time"), t)?.map(|c| (c, time::depth_cap(t))),
         None => None,
     };
-    let time_control = own.or(global).ok_or_else(|| {
+    let (time_control, depth_cap) = own.or(global.0.map(|c| (c, global.1))).ok_or_else(|| {
         problem(
             "time",
             "no time control: set one of tc, movetime, depth, nodes",
@@ -281,6 +281,7 @@ fn engine(
             options,
         },
         time_control,
+        depth_cap,
         bench: raw.bench,
         restart: raw.restart.unwrap_or(defaults::RESTART),
         program: program_file,

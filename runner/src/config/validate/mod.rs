@@ -70,7 +70,8 @@ pub fn validate(
     // Cheap checks first: a list of 10,000 engines is refused before any is looked at.
     tournament::size(kind, raw.engines.len())?;
     let global_time = time::control("time", &raw.time)?;
-    let engines = engines::engines(kind, &raw.engines, global_time, files, count)?;
+    let global_cap = time::depth_cap(&raw.time);
+    let engines = engines::engines(kind, &raw.engines, (global_time, global_cap), files, count)?;
     let pairings = kind.pairings(engines.len());
     let sprt = sprt::sprt(kind, raw.sprt.as_ref())?;
     let section = tournament::tournament_section(&raw.tournament, sprt.is_some())?;

@@ -1,4 +1,6 @@
-//! `[time]` (and an engine's own `time`): exactly one limit, and the margin.
+//! `[time]` (and an engine's own `time`): exactly one limit, and the margin. A clock may
+//! carry a depth too (`tc` with `depth`, as fastchess's `tc=` with `depth=`): the clock
+//! stays the limit, the depth a cap on each search sent with it.
 
 use std::time::Duration;
 
@@ -41,11 +43,19 @@ pub(super) fn control(key: &str, time: &RawTime) -> Result<Option<TimeControl>, 
         }
         found.push(TimeControl::Nodes(n));
     }
-    match found.len() {
-        0 => Ok(None),
-        1 => Ok(found.pop()),
-        _ => Err(problem(key, "set only one of tc, movetime, depth, nodes")),
+    match found.as_slice() {
+        [] => Ok(None),
+        [one] | [one @ TimeControl::Clock { .. }, TimeControl::Depth(_)] => Ok(Some(*one)),
+        _ => Err(problem(
+            key,
+            "set only one of tc, movetime, depth, nodes (or tc with depth)",
+        )),
     }
+}
+
+/// The depth a clocked search stops at: `depth` beside `tc` (checked by [`control`]).
+pub(super) fn depth_cap(time: &RawTime) -> Option<u32> {
+    time.tc.as_ref().and(time.depth)
 }
 
 /// `time.margin`.
