@@ -63,10 +63,12 @@ fn play(
                 Player {
                     engine: &mut r,
                     time_control: tc[0],
+                    depth_cap: None,
                 },
                 Player {
                     engine: &mut b,
                     time_control: tc[1],
+                    depth_cap: None,
                 },
             ],
             settings,
