@@ -198,6 +198,18 @@ fn finds_the_first_worse_build_of_ten_in_log2_steps_and_replays_game_for_game() 
                 stdout.contains(&format!("bisect step {i}: build {} is {expected}", step.0)),
                 "{stdout}"
             );
+            // The step's wall time, and from the second on the bisector's own time
+            // before it (measured, not judged here).
+            let recorded = &state(&out)["steps"][i];
+            assert!(
+                recorded["wall_s"].as_f64().is_some_and(|t| t > 0.0),
+                "{recorded}"
+            );
+            assert_eq!(
+                recorded["between_s"].as_f64().is_some(),
+                i > 0,
+                "{recorded}"
+            );
             let folder = out.join(format!("step-{i:02}"));
             for file in ["run.json", "games.jsonl", "summary.json", "report.html"] {
                 assert!(folder.join(file).is_file(), "{}/{file}", folder.display());

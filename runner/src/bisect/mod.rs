@@ -128,6 +128,8 @@ fn read_step(number: usize, build: usize, dir: &Path, name: &str) -> Result<Step
         llr_upper: s.llr_upper.unwrap_or(nan),
         verdict,
         truncated,
+        wall_s: 0.0,
+        between_s: None,
         run: None,
     })
 }
@@ -188,6 +190,10 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
     let last = state.builds.len() - 1;
     ends_built(state)?;
     let file = state.config_file.clone();
+    // When the last step's run returned: the time until the next one starts (its
+    // result read, bisect.json and bisect.md written, the next build chosen, built or
+    // found built, its config read) is the bisector's own, kept in each step.
+    let mut returned: Option<std::time::Instant> = None;
     let mut session = match &state.fleet {
         Some(f) => Some(fleet::Session::open(f)?),
         None => None,
@@ -246,6 +252,8 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
             )
         };
         let mut run = None;
+        let started = std::time::Instant::now();
+        let between = returned.map(|t| started.duration_since(t).as_secs_f64());
         let code = if let Some(session) = session.as_mut() {
             let loaded = loaded()?;
             let played = session.step(dir, state, (number, build), &loaded, &step_dir)?;
@@ -259,6 +267,7 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
         } else {
             player.play(&loaded()?)
         };
+        let ended = std::time::Instant::now();
         if code == exit::USAGE || code == exit::ABORTED {
             crate::stdout::line(format_args!(
                 "bisect: step {number} did not finish; continue with: xq-runner resume {}",
@@ -268,6 +277,8 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
         }
         let mut step = read_step(number, build, &step_dir, &name)?;
         step.run = run;
+        step.wall_s = ended.duration_since(started).as_secs_f64();
+        step.between_s = between;
         state.steps.push(step);
         state.submitted = None;
         state.write(dir)?;
@@ -276,5 +287,6 @@ pub fn drive(dir: &Path, state: &mut State, player: &mut dyn Player) -> Result<u
         if let Some(step) = state.steps.last() {
             crate::stdout::line(output::after(state, step));
         }
+        returned = Some(ended);
     }
 }

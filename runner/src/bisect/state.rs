@@ -92,6 +92,14 @@ pub struct Step {
     /// the LLR, and its error rate is not known.
     #[serde(default)]
     pub truncated: bool,
+    /// Wall time of the step's run as the bisector waited for it, seconds.
+    #[serde(default)]
+    pub wall_s: f64,
+    /// The bisector's own time between the previous step's run returning (its last
+    /// game played and its outputs written) and this step's run being started: the
+    /// search, the build check, the config (none for the first step of a session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_s: Option<f64>,
     /// The id of the step's run in the database (a bisection with `--db`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<i64>,
