@@ -266,11 +266,13 @@ impl Session {
             s.run = Some(id);
         }
         state.write(dir)?;
+        let bytes: u64 = new.uploads.iter().map(|u| u.file.identity.size).sum();
         crate::stdout::line(format_args!(
-            "bisect step {number}: stored as run {id} ({}, {} pairs at most, {}); the workers play it",
+            "bisect step {number}: stored as run {id} ({}, {} pairs at most, {} files carried, {}); the workers play it",
             new.title,
             new.total_pairs,
-            crate::cli::submit::carried(&new)
+            new.uploads.len(),
+            crate::fleet::uploads::size_text(bytes)
         ));
         Ok(id)
     }
