@@ -23,3 +23,4 @@ pub mod stats;
 pub mod stdout;
 pub mod store;
 pub mod tune;
+pub(crate) mod web;

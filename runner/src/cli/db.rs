@@ -1,6 +1,6 @@
-//! `xq-runner db init --db URL [--worker-role ROLE]`: creates the schema (as the role
-//! that will own it, the one that submits and cancels) and gives a worker role what it
-//! needs.
+//! `xq-runner db init --db URL [--worker-role ROLE] [--reader-role ROLE]`: creates the
+//! schema (as the role that will own it, the one that submits and cancels) and gives a
+//! worker role what it needs, and a reader role (`serve`'s) what the pages read.
 
 use clap::{Args, Subcommand};
 
@@ -28,13 +28,21 @@ pub enum DbCommand {
         /// connect as: it may read runs and claim, renew and submit batches, nothing else.
         #[arg(long)]
         worker_role: Option<String>,
+        /// A role (created beforehand) that `serve` connects as: it may read the runs,
+        /// their games and the workers, nothing else.
+        #[arg(long)]
+        reader_role: Option<String>,
     },
 }
 
 /// Runs `db`.
 #[must_use]
 pub fn run(args: &DbArgs) -> u8 {
-    let DbCommand::Init { db, worker_role } = &args.command;
+    let DbCommand::Init {
+        db,
+        worker_role,
+        reader_role,
+    } = &args.command;
     let (target, runtime) = match super::database(db.as_deref()) {
         Ok(both) => both,
         Err(code) => return code,
@@ -55,6 +63,12 @@ pub fn run(args: &DbArgs) -> u8 {
             if let Some(role) = worker_role {
                 db.grant_worker(role).await?;
                 crate::stdout::line(format_args!("granted role {role} what workers need"));
+            }
+            if let Some(role) = reader_role {
+                db.grant_reader(role).await?;
+                crate::stdout::line(format_args!(
+                    "granted role {role} what the pages of `serve` read"
+                ));
             }
             Ok::<(), crate::store::pg::DbError>(())
         }

@@ -22,6 +22,7 @@ pub(crate) mod report;
 pub(crate) mod resume;
 pub(crate) mod run;
 mod scaling;
+pub(crate) mod serve;
 pub(crate) mod stats;
 pub(crate) mod status;
 pub(crate) mod submit;
@@ -79,8 +80,10 @@ pub enum Command {
     /// Remove a worker's games from a run and hand their pairs out again (the owner's;
     /// --auto: the workers whose results do not fit the rest, as fishtest purges).
     Purge(purge::PurgeArgs),
-    /// The database schema: `db init [--worker-role ROLE]`.
+    /// The database schema: `db init [--worker-role ROLE] [--reader-role ROLE]`.
     Db(db::DbArgs),
+    /// The runs in the database as live web pages, read-only (as a `--reader-role`).
+    Serve(serve::ServeArgs),
     /// Combine the folders of a run's shards (`run --shard I/N`) into one run folder.
     Merge(merge::MergeArgs),
     /// Tune engine options with SPSA (fishtest's): a config with a [tune] section.
@@ -127,6 +130,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Verify(args) => verify::run(&args),
         Command::Purge(args) => purge::run(&args),
         Command::Db(args) => db::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Bisect(args) => bisect::run(&args),

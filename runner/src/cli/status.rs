@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::exit;
-use crate::fleet::status::{list_line, status};
+use crate::fleet::status::{list_line, state_of};
 use crate::store::pg::Db;
 
 /// Arguments of `status`.
@@ -41,23 +41,7 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
         return Ok(());
     };
     let run = db.run(id).await.map_err(|e| e.to_string())?;
-    let pairs = db.pair_states(&run).await.map_err(|e| e.to_string())?;
-    let workers = db.run_workers(id).await.map_err(|e| e.to_string())?;
-    if run.is_tune() {
-        let state = crate::fleet::tune_run::status(&run, pairs, &workers)?;
-        if args.json {
-            crate::stdout::line(format_args!(
-                "{}",
-                serde_json::to_string_pretty(&state).unwrap_or_default()
-            ));
-        } else {
-            crate::stdout::line(state.to_text().trim_end());
-        }
-        return Ok(());
-    }
-    let games = db.game_facts(id).await.map_err(|e| e.to_string())?;
-    let results = db.worker_results(id).await.map_err(|e| e.to_string())?;
-    let state = status(&run, &games, pairs, &workers, &results)?;
+    let state = state_of(db, &run).await.map_err(|e| e.to_string())?;
     if args.json {
         crate::stdout::line(format_args!(
             "{}",

@@ -86,7 +86,7 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
 /// a local run): `in progress` while it is open. A status that is no ending, or an exit
 /// code that is not the ending's, is a damaged row: refused rather than written into a
 /// summary that would say something else than the database.
-fn stored_ending(run: &RunRow) -> Result<Ending, String> {
+pub(crate) fn stored_ending(run: &RunRow) -> Result<Ending, String> {
     if run.is_open() {
         return Ok(Ending::InProgress);
     }

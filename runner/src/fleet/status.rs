@@ -35,6 +35,8 @@ pub struct Status {
     pub losses: u64,
     pub elo: f64,
     pub elo_ci95: f64,
+    pub nelo: f64,
+    pub nelo_ci95: f64,
     pub llr: Option<f64>,
     pub llr_lower: Option<f64>,
     pub llr_upper: Option<f64>,
@@ -139,6 +141,8 @@ pub fn status(
         losses: tally.wdl.losses,
         elo: estimate.elo,
         elo_ci95: estimate.elo_ci95,
+        nelo: estimate.nelo,
+        nelo_ci95: estimate.nelo_ci95,
         llr: report.as_ref().map(|r| r.llr),
         llr_lower: report.as_ref().map(|r| r.llr_lower),
         llr_upper: report.as_ref().map(|r| r.llr_upper),
@@ -301,4 +305,52 @@ pub fn list_line(run: &RunRow) -> String {
         printable(&run.title),
         printable(&run.status)
     )
+}
+
+/// A stored run's state as `status --json` prints it: a match's or a tune's.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum RunState {
+    Match(Box<Status>),
+    Tune(super::tune_run::TuneStatus),
+}
+
+/// Why a stored run's state could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// The database did not answer (or has no such run).
+    #[error(transparent)]
+    Db(#[from] crate::store::pg::DbError),
+    /// The stored run does not read here (a runner of another version).
+    #[error("{0}")]
+    Stored(String),
+}
+
+/// The state of stored run `run`, read from the database: what `status` prints and the
+/// pages of `serve` show.
+///
+/// # Errors
+/// [`StateError`].
+pub async fn state_of(db: &crate::store::pg::Db, run: &RunRow) -> Result<RunState, StateError> {
+    let pairs = db.pair_states(run).await?;
+    let workers = db.run_workers(run.id).await?;
+    if run.is_tune() {
+        let state = super::tune_run::status(run, pairs, &workers).map_err(StateError::Stored)?;
+        return Ok(RunState::Tune(state));
+    }
+    let games = db.game_facts(run.id).await?;
+    let results = db.worker_results(run.id).await?;
+    let state = status(run, &games, pairs, &workers, &results).map_err(StateError::Stored)?;
+    Ok(RunState::Match(Box::new(state)))
+}
+
+impl RunState {
+    /// The state as text.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        match self {
+            RunState::Match(state) => state.to_text(),
+            RunState::Tune(state) => state.to_text(),
+        }
+    }
 }

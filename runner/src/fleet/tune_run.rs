@@ -299,14 +299,51 @@ impl TuneStatus {
     }
 }
 
+/// What a tune run's report is made of: its summary (values, trajectory) and its
+/// records, read from the database (`report --db` and the pages of `serve`).
+///
+/// # Errors
+/// One line: not a tune, a damaged record, the database's error.
+pub async fn summary_of(db: &Db, run: &RunRow) -> Result<(TuneSummary, Vec<Record>), String> {
+    let tune = TuneRun::of(run, &[])?;
+    let state = TuneState::of(run)?;
+    let mut records: Vec<Record> = Vec::new();
+    let mut damaged = None;
+    db.tune_records(run.id, |line| match serde_json::from_str::<Record>(line) {
+        Ok(r) => records.push(r),
+        Err(e) => {
+            damaged.get_or_insert(e);
+        }
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    if let Some(e) = damaged {
+        return Err(format!("run {}: a tune record is damaged: {e}", run.id));
+    }
+    let status = if run.is_open() {
+        "in progress".to_owned()
+    } else {
+        run.status.clone()
+    };
+    let summary = TuneSummary::new(
+        &engine_name(&tune.tune),
+        state.schedule.iterations,
+        &state.params,
+        &state.theta,
+        &records,
+        &status,
+    );
+    Ok((summary, records))
+}
+
 /// Writes tune run `id` into `dir` as a local tune's folder: a new folder, or one
 /// holding an earlier report of the same tune (written over).
 ///
 /// # Errors
 /// One line: not a tune, a folder holding something else, a file that cannot be written.
 pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Result<(), String> {
-    let tune = TuneRun::of(run, &[])?;
-    let state = TuneState::of(run)?;
+    // Read before the folder is touched: a run that is no tune changes nothing.
+    let (summary, records) = summary_of(db, run).await?;
     let earlier = match std::fs::read_to_string(dir.join(TUNE_RUN)) {
         Ok(text) => {
             let same =
@@ -324,19 +361,6 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
             false
         }
     };
-    let mut records: Vec<Record> = Vec::new();
-    let mut damaged = None;
-    db.tune_records(run.id, |line| match serde_json::from_str::<Record>(line) {
-        Ok(r) => records.push(r),
-        Err(e) => {
-            damaged.get_or_insert(e);
-        }
-    })
-    .await
-    .map_err(|e| e.to_string())?;
-    if let Some(e) = damaged {
-        return Err(format!("run {}: a tune record is damaged: {e}", run.id));
-    }
     // Held while the folder is written: no local tune may start in it meanwhile.
     let _folder = crate::tune::folder::create(dir, &run.config, earlier)?;
     let journal = dir.join(TUNE_JOURNAL);
@@ -347,19 +371,6 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
     }
     crate::atomic_file::write(&journal, lines.as_bytes())
         .map_err(|e| format!("{}: cannot write: {e}", journal.display()))?;
-    let status = if run.is_open() {
-        "in progress".to_owned()
-    } else {
-        run.status.clone()
-    };
-    let summary = TuneSummary::new(
-        &engine_name(&tune.tune),
-        state.schedule.iterations,
-        &state.params,
-        &state.theta,
-        &records,
-        &status,
-    );
     summary
         .write(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?;

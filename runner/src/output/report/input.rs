@@ -192,6 +192,30 @@ impl RunHead {
             path: meta_path.clone(),
             why: e.to_string(),
         })?;
+        let summary_path = dir.join("summary.json");
+        let summary = match summary_text {
+            Some(text) => parse_summary(&summary_path, text).map(Some)?,
+            None => read_summary(&summary_path)?,
+        };
+        RunHead::of_meta(dir, meta, summary)
+    }
+
+    /// The head of a run kept elsewhere than in a folder (a stored run, shown by
+    /// `serve`): its `run.json` as `meta`, no `summary.json`; `dir` names it in messages
+    /// and the links of its page.
+    ///
+    /// # Errors
+    /// [`ReportError::Damaged`] when its config does not say which engines played.
+    pub fn of_stored(dir: &Path, meta: RunMeta) -> Result<RunHead, ReportError> {
+        RunHead::of_meta(dir, meta, None)
+    }
+
+    fn of_meta(
+        dir: &Path,
+        meta: RunMeta,
+        summary: Option<SummaryFile>,
+    ) -> Result<RunHead, ReportError> {
+        let meta_path = dir.join("run.json");
         // The engines' options come from the config; a report of a run whose config no
         // longer reads (an older version's keys) is still worth writing without them.
         let config: Option<RawConfig> = toml::from_str(&meta.config)
@@ -203,11 +227,6 @@ impl RunHead {
                 )
             })
             .ok();
-        let summary_path = dir.join("summary.json");
-        let summary = match summary_text {
-            Some(text) => parse_summary(&summary_path, text).map(Some)?,
-            None => read_summary(&summary_path)?,
-        };
 
         let options = |i: usize| -> BTreeMap<String, String> {
             config

@@ -13,6 +13,7 @@
 pub mod artifacts;
 pub mod batches;
 pub mod connect;
+pub mod reader;
 pub mod runs;
 pub mod schema;
 pub mod tune;

@@ -216,6 +216,6 @@ async fn seed_older_tunes(tx: &tokio_postgres::Transaction<'_>) -> Result<(), Db
 }
 
 /// A role name as an SQL identifier.
-fn quote_identifier(name: &str) -> String {
+pub(super) fn quote_identifier(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }

@@ -1,0 +1,128 @@
+//! The runs and workers the pages list, read once per request: each run's state is the
+//! one `status --json` prints ([`state_of`]), with what a list row adds (engines, clock,
+//! when it was submitted).
+
+use serde::Serialize;
+
+use super::error::WebError;
+use crate::fleet::status::{plan_of, state_of, RunState};
+use crate::store::pg::reader::WorkerSeen;
+use crate::store::pg::runs::RunRow;
+use crate::store::pg::Db;
+
+/// The states a run can be in, for the filter of the runs page.
+pub(crate) const STATES: [&str; 4] = ["open", "finished", "cancelled", "aborted"];
+
+/// One run of the list.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct RunEntry {
+    pub id: i64,
+    pub kind: String,
+    pub title: String,
+    pub engines: Vec<String>,
+    pub clock: String,
+    pub submitted_s_ago: f64,
+    /// Its state as `status --json ID` prints it; `None` when the run does not read here
+    /// (then `error` says why).
+    pub run: Option<RunState>,
+    pub error: Option<String>,
+}
+
+/// The `state=` filter of the runs list: one of [`STATES`], or none.
+///
+/// # Errors
+/// [`WebError::BadPath`] for any other query.
+pub(crate) fn state_filter(query: Option<&str>) -> Result<Option<String>, WebError> {
+    let Some(query) = query.filter(|q| !q.is_empty()) else {
+        return Ok(None);
+    };
+    match query.strip_prefix("state=") {
+        Some(state) if STATES.contains(&state) => Ok(Some(state.to_owned())),
+        _ => Err(WebError::BadPath(format!(
+            "the runs are filtered by `state=` one of {}",
+            STATES.join(", ")
+        ))),
+    }
+}
+
+/// The runs, open ones first, then the others, newest first in each.
+///
+/// # Errors
+/// The database's.
+pub(crate) async fn runs(db: &Db, state: Option<&str>) -> Result<Vec<RunEntry>, WebError> {
+    let mut rows = db.runs(false).await?;
+    rows.retain(|r| state.is_none_or(|s| r.state == s));
+    rows.sort_by_key(|r| (!r.is_open(), std::cmp::Reverse(r.id)));
+    let submitted = db.submitted_s_ago().await?;
+    let mut entries = Vec::with_capacity(rows.len());
+    for row in &rows {
+        entries.push(entry(db, row, submitted.get(&row.id).copied().unwrap_or(0.0)).await?);
+    }
+    Ok(entries)
+}
+
+async fn entry(db: &Db, row: &RunRow, submitted_s_ago: f64) -> Result<RunEntry, WebError> {
+    let plan = plan_of(row).ok();
+    let (run, error) = match state_of(db, row).await {
+        Ok(state) => (Some(state), None),
+        Err(crate::fleet::status::StateError::Stored(why)) => (None, Some(why)),
+        Err(e) => return Err(e.into()),
+    };
+    Ok(RunEntry {
+        id: row.id,
+        kind: row.kind.clone(),
+        title: row.title.clone(),
+        engines: plan
+            .as_ref()
+            .map(|p| p.engines.iter().map(|e| e.spec.name.clone()).collect())
+            .unwrap_or_default(),
+        clock: plan
+            .as_ref()
+            .and_then(|p| p.engines.first())
+            .map(|e| e.time_control.to_string())
+            .unwrap_or_default(),
+        submitted_s_ago,
+        run,
+        error,
+    })
+}
+
+/// One worker of the workers page.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct WorkerEntry {
+    pub name: String,
+    pub version: String,
+    pub concurrency: i32,
+    pub last_seen_s_ago: f64,
+    /// The run it last played.
+    pub run: Option<i64>,
+    pub runs: Vec<i64>,
+    pub games: u64,
+    pub games_per_s: f64,
+}
+
+/// Every worker seen.
+///
+/// # Errors
+/// The database's.
+pub(crate) async fn workers(db: &Db) -> Result<Vec<WorkerEntry>, WebError> {
+    Ok(db
+        .workers_seen()
+        .await?
+        .into_iter()
+        .map(|w: WorkerSeen| WorkerEntry {
+            games_per_s: if w.busy_s > 0.0 {
+                w.games as f64 / w.busy_s
+            } else {
+                0.0
+            },
+            name: w.name,
+            version: w.version,
+            concurrency: w.concurrency,
+            last_seen_s_ago: w.seen_s_ago,
+            run: w.run_id,
+            runs: w.runs,
+            games: w.games,
+        })
+        .collect())
+}

@@ -1,0 +1,65 @@
+//! `xq-runner serve`: read-only web pages of the runs in the database, live.
+//!
+//! | file | what |
+//! |---|---|
+//! | `source.rs` | the connection, opened again after an outage |
+//! | `routes.rs` | what each path answers |
+//! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
+//! | `pages.rs` | the runs and workers pages |
+//! | `run_page.rs` | a run's page: the report of `output::report` (or a tune's), live |
+//! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
+//! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
+//! | `error.rs` | failures as one line and a status code |
+
+mod error;
+mod listing;
+mod pages;
+mod routes;
+mod run_page;
+mod shell;
+mod source;
+mod stream;
+
+use std::sync::Arc;
+
+use axum::http::HeaderValue;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+
+use crate::store::pg::{Db, Target};
+
+/// What the pages may load: their own script and JSON, nothing from another host, no
+/// inline script (a name that slipped through escaping could not run).
+const POLICY: &str = "default-src 'none'; script-src 'self'; connect-src 'self'; \
+     style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+
+/// Headers of every answer: the policy, and no caching of live numbers.
+async fn headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert("content-security-policy", HeaderValue::from_static(POLICY));
+    h.insert("cache-control", HeaderValue::from_static("no-store"));
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// The pages of the database at `target`, reached through `db`.
+pub(crate) fn router(target: Target, db: Db) -> Router {
+    let source = Arc::new(source::Source::new(target, db));
+    Router::new()
+        .route("/", get(routes::runs_page))
+        .route("/workers", get(routes::workers_page))
+        .route("/runs/{id}", get(routes::run_page))
+        .route("/runs/{id}/games.pgn", get(routes::games_pgn))
+        .route("/runs/{id}/games.jsonl", get(routes::games_jsonl))
+        .route("/api/runs", get(routes::runs_json))
+        .route("/api/runs/{id}", get(routes::run_json))
+        .route("/api/workers", get(routes::workers_json))
+        .route(shell::SCRIPT_PATH, get(routes::script))
+        .fallback(routes::not_found)
+        .layer(axum::middleware::map_response(headers))
+        .with_state(source)
+}

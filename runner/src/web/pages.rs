@@ -1,0 +1,229 @@
+//! The pages listing runs (`/`) and workers (`/workers`): tables in the report's style,
+//! every name escaped, the numbers those of the JSON at `/api/runs` and `/api/workers`.
+
+use std::fmt::Write as _;
+
+use super::listing::{RunEntry, WorkerEntry, STATES};
+use super::shell::page;
+use crate::fleet::status::RunState;
+use crate::output::report::{card, escape, fixed, signed};
+
+/// `3 s`, `4 min`, `2.5 h`, `3.0 d`.
+pub(crate) fn age(s: f64) -> String {
+    match s {
+        s if !s.is_finite() || s < 0.0 => "n/a".to_owned(),
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} d", s / 86400.0),
+    }
+}
+
+/// The LLR as a bar between its bounds: the span lower..upper, a mark at the LLR.
+fn llr_bar(llr: f64, lower: f64, upper: f64) -> String {
+    const W: f64 = 120.0;
+    let at = if upper > lower {
+        ((llr - lower) / (upper - lower)).clamp(0.0, 1.0) * W
+    } else {
+        W / 2.0
+    };
+    let zero = if upper > lower && lower < 0.0 && upper > 0.0 {
+        -lower / (upper - lower) * W
+    } else {
+        W / 2.0
+    };
+    format!(
+        "<svg width=\"{W}\" height=\"14\" viewBox=\"0 0 {W} 14\" role=\"img\" aria-label=\"LLR\">\
+         <rect x=\"0\" y=\"4\" width=\"{W}\" height=\"6\" rx=\"3\" fill=\"#e5e7eb\"/>\
+         <line x1=\"{zero:.1}\" y1=\"2\" x2=\"{zero:.1}\" y2=\"12\" stroke=\"#9ca3af\"/>\
+         <rect x=\"{:.1}\" y=\"1\" width=\"4\" height=\"12\" rx=\"1\" fill=\"#2563eb\"/></svg>",
+        (at - 2.0).clamp(0.0, W - 4.0)
+    )
+}
+
+/// The cells of a run's numbers: pairs, Elo, nElo, LLR, verdict, workers.
+fn run_cells(entry: &RunEntry, out: &mut String) {
+    match &entry.run {
+        Some(RunState::Match(s)) => {
+            let llr = match (s.llr, s.llr_lower, s.llr_upper) {
+                (Some(llr), Some(lo), Some(hi)) => format!(
+                    "{} <span class=\"meta\">{} ({}, {})</span>",
+                    llr_bar(llr, lo, hi),
+                    fixed(llr, 2),
+                    fixed(lo, 2),
+                    fixed(hi, 2)
+                ),
+                _ => "no SPRT".to_owned(),
+            };
+            let verdict = s
+                .verdict
+                .map_or_else(|| escape(&s.status), |v| escape(&v.to_string()));
+            let _ = write!(
+                out,
+                "<td class=\"n\">{}/{}</td><td class=\"n\">{} &plusmn; {}</td>\
+                 <td class=\"n\">{} &plusmn; {}</td><td>{llr}</td><td>{verdict}</td><td class=\"n\">{}</td>",
+                s.pairs,
+                s.pairs_total,
+                signed(s.elo, 2),
+                fixed(s.elo_ci95, 2),
+                signed(s.nelo, 2),
+                fixed(s.nelo_ci95, 2),
+                s.workers.len()
+            );
+        }
+        Some(RunState::Tune(t)) => {
+            let _ = write!(
+                out,
+                "<td class=\"n\">{}/{}</td><td colspan=\"3\">tune of {} parameters</td>\
+                 <td>{}</td><td class=\"n\">{}</td>",
+                t.pairs,
+                t.pairs_total,
+                t.params.len(),
+                escape(&t.status),
+                t.workers.len()
+            );
+        }
+        None => {
+            let why = entry.error.as_deref().unwrap_or("does not read here");
+            let _ = write!(out, "<td colspan=\"6\">{}</td>", escape(why));
+        }
+    }
+}
+
+/// The runs page.
+pub(crate) fn runs_page(entries: &[RunEntry], state: Option<&str>) -> String {
+    let mut filters = String::from("<p class=\"filters\">Show: ");
+    let current = |s: Option<&str>| {
+        if s == state {
+            " aria-current=\"page\""
+        } else {
+            ""
+        }
+    };
+    let _ = write!(filters, "<a href=\"/\"{}>all</a>", current(None));
+    for s in STATES {
+        let _ = write!(
+            filters,
+            "<a href=\"/?state={s}\"{}>{s}</a>",
+            current(Some(s))
+        );
+    }
+    filters.push_str("</p>");
+    let mut table = String::from(
+        "<table class=\"list\" id=\"runs\"><thead><tr><th>Run</th><th>Engines</th><th>Clock</th>\
+         <th>Pairs</th><th>Elo</th><th>nElo</th><th>LLR</th><th>Verdict</th><th>Workers</th>\
+         <th>Submitted</th></tr></thead><tbody>",
+    );
+    for e in entries {
+        let state = e
+            .run
+            .as_ref()
+            .map_or("?", |r| match r {
+                RunState::Match(s) => s.state.as_str(),
+                RunState::Tune(t) => t.state.as_str(),
+            })
+            .to_owned();
+        let _ = write!(
+            table,
+            "<tr data-run=\"{id}\"><td><a href=\"/runs/{id}\">{id}</a> <span class=\"meta\">{}</span><br>{}</td>\
+             <td>{}</td><td>{}</td>",
+            escape(&state),
+            escape(&e.title),
+            e.engines
+                .iter()
+                .map(|n| escape(n))
+                .collect::<Vec<_>>()
+                .join("<br>"),
+            escape(&e.clock),
+            id = e.id
+        );
+        run_cells(e, &mut table);
+        let _ = write!(
+            table,
+            "<td class=\"n\">{} ago</td></tr>",
+            age(e.submitted_s_ago)
+        );
+    }
+    if entries.is_empty() {
+        table.push_str("<tr><td colspan=\"10\">no runs</td></tr>");
+    }
+    table.push_str("</tbody></table>");
+    let mut body = String::from(
+        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Runs</h1></header>\n",
+    );
+    card(&mut body, "Runs, open first", &format!("{filters}{table}"));
+    let api = match state {
+        Some(s) => format!("/api/runs?state={s}"),
+        None => "/api/runs".to_owned(),
+    };
+    let open = entries
+        .iter()
+        .filter(|e| {
+            matches!(&e.run, Some(RunState::Match(s)) if s.state == "open")
+                || matches!(&e.run, Some(RunState::Tune(t)) if t.state == "open")
+        })
+        .count();
+    page(&format!("{open} open runs \u{b7} xq-runner"), &api, &body)
+}
+
+/// The workers page.
+pub(crate) fn workers_page(workers: &[WorkerEntry]) -> String {
+    let mut table = String::from(
+        "<table class=\"list\" id=\"workers\"><thead><tr><th>Worker</th><th>Version</th>\
+         <th>Slots</th><th>Last heartbeat</th><th>Now on</th><th>Runs</th><th>Games</th>\
+         <th>Games/s</th></tr></thead><tbody>",
+    );
+    for w in workers {
+        let runs: Vec<String> = w
+            .runs
+            .iter()
+            .map(|id| format!("<a href=\"/runs/{id}\">{id}</a>"))
+            .collect();
+        let _ = write!(
+            table,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{} ago</td>\
+             <td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td></tr>",
+            escape(&w.name),
+            escape(&w.version),
+            w.concurrency,
+            age(w.last_seen_s_ago),
+            w.run
+                .map_or_else(String::new, |id| format!("<a href=\"/runs/{id}\">{id}</a>")),
+            runs.join(", "),
+            w.games,
+            w.games_per_s
+        );
+    }
+    if workers.is_empty() {
+        table.push_str("<tr><td colspan=\"8\">no worker seen yet</td></tr>");
+    }
+    table.push_str("</tbody></table>");
+    let mut body = String::from(
+        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Workers</h1></header>\n",
+    );
+    card(&mut body, "Every worker seen", &table);
+    page(
+        &format!("{} workers \u{b7} xq-runner", workers.len()),
+        "/api/workers",
+        &body,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_read_in_their_unit() {
+        assert_eq!(age(3.2), "3 s");
+        assert_eq!(age(600.0), "10 min");
+        assert_eq!(age(3.0 * 3600.0), "3.0 h");
+        assert_eq!(age(f64::NAN), "n/a");
+    }
+
+    #[test]
+    fn the_llr_mark_stays_inside_its_bar() {
+        assert!(llr_bar(99.0, -2.94, 2.94).contains("x=\"116.0\""));
+        assert!(llr_bar(-99.0, -2.94, 2.94).contains("x=\"0.0\" y=\"1\""));
+    }
+}

@@ -1,0 +1,111 @@
+//! What each path answers: the pages, their JSON, the games' streams and the script.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::response::{Html, IntoResponse, Response};
+
+use super::error::{run_id, WebError};
+use super::source::Source;
+use super::{listing, pages, run_page, shell, stream};
+use crate::fleet::status::state_of;
+
+type App = State<Arc<Source>>;
+
+/// JSON of a value, as an answer.
+fn json(value: &impl serde::Serialize) -> Result<Response, WebError> {
+    let text = serde_json::to_string(value).map_err(|e| WebError::Failed(e.to_string()))?;
+    Ok(([("content-type", "application/json")], text).into_response())
+}
+
+/// `/`: the runs.
+pub(crate) async fn runs_page(
+    State(source): App,
+    RawQuery(q): RawQuery,
+) -> Result<Response, WebError> {
+    let state = listing::state_filter(q.as_deref())?;
+    let db = source.db().await?;
+    let entries = listing::runs(&db, state.as_deref()).await?;
+    Ok(Html(pages::runs_page(&entries, state.as_deref())).into_response())
+}
+
+/// `/api/runs`: the runs, each with its state as `status --json ID` prints it.
+pub(crate) async fn runs_json(
+    State(source): App,
+    RawQuery(q): RawQuery,
+) -> Result<Response, WebError> {
+    let state = listing::state_filter(q.as_deref())?;
+    let db = source.db().await?;
+    json(&listing::runs(&db, state.as_deref()).await?)
+}
+
+/// `/runs/{id}`: a run's page.
+pub(crate) async fn run_page(
+    State(source): App,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let id = run_id(&id)?;
+    let db = source.db().await?;
+    let run = db.run(id).await?;
+    let state = state_of(&db, &run).await?;
+    Ok(Html(run_page::page(&db, &run, &state).await?).into_response())
+}
+
+/// `/api/runs/{id}`: a run's state, exactly as `status --json ID` prints it.
+pub(crate) async fn run_json(
+    State(source): App,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let id = run_id(&id)?;
+    let db = source.db().await?;
+    let run = db.run(id).await?;
+    json(&state_of(&db, &run).await?)
+}
+
+/// `/runs/{id}/games.pgn`.
+pub(crate) async fn games_pgn(
+    State(source): App,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let id = run_id(&id)?;
+    let db = source.db().await?;
+    let run = db.run(id).await?;
+    stream::pgn(db, &run).await
+}
+
+/// `/runs/{id}/games.jsonl`.
+pub(crate) async fn games_jsonl(
+    State(source): App,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let id = run_id(&id)?;
+    let db = source.db().await?;
+    let run = db.run(id).await?;
+    stream::jsonl(db, &run).await
+}
+
+/// `/workers`.
+pub(crate) async fn workers_page(State(source): App) -> Result<Response, WebError> {
+    let db = source.db().await?;
+    Ok(Html(pages::workers_page(&listing::workers(&db).await?)).into_response())
+}
+
+/// `/api/workers`.
+pub(crate) async fn workers_json(State(source): App) -> Result<Response, WebError> {
+    let db = source.db().await?;
+    json(&listing::workers(&db).await?)
+}
+
+/// The pages' script.
+pub(crate) async fn script() -> Response {
+    (
+        [("content-type", "text/javascript; charset=utf-8")],
+        shell::SCRIPT,
+    )
+        .into_response()
+}
+
+/// Any other path.
+pub(crate) async fn not_found() -> WebError {
+    WebError::NotFound("no such page".to_owned())
+}

@@ -1,0 +1,219 @@
+//! The page of one stored run: the report a local run writes (`output::report`, the
+//! same look and numbers: LLR and Elo over pairs, pentanomial histogram, end reasons,
+//! faults, rating table, the config), made from the run's stored games, with the live
+//! parts on top: the figures of `status --json` (games, Elo, LLR, verdict), the batches
+//! in flight, and each worker. A tune's page is the local tune's report.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::error::WebError;
+use super::pages::age;
+use super::shell::live;
+use crate::fleet::status::{RunState, Status, WorkerLine};
+use crate::output::report::{escape, fixed, render, signed, RunHead, RunStatus};
+use crate::store::journal::JournalEntry;
+use crate::store::meta::RunMeta;
+use crate::store::pg::runs::RunRow;
+use crate::store::pg::Db;
+
+/// Pairs read from the database at a time: a long run's games never sit in memory whole.
+pub(crate) const SLICE: i64 = 4096;
+
+/// One figure of the live card, marked with its key (`data-k`) for tools and tests.
+fn figure(out: &mut String, key: &str, label: &str, value: &str, sub: &str) {
+    let _ = write!(
+        out,
+        "<div class=\"kpi\" data-k=\"{key}\"><div class=\"label\">{}</div>\
+         <div class=\"value\">{}</div><div class=\"sub\">{}</div></div>",
+        escape(label),
+        escape(value),
+        escape(sub)
+    );
+}
+
+/// The workers of a run: games/s, last heartbeat, residual, time losses and crashes per
+/// game.
+fn workers_table(workers: &[WorkerLine]) -> String {
+    if workers.is_empty() {
+        return "<p class=\"note\">No worker has played this run yet.</p>".to_owned();
+    }
+    let mut t = String::from(
+        "<table class=\"list\"><thead><tr><th>Worker</th><th>Batches</th><th>Games</th>\
+         <th>Games/s</th><th>Last heartbeat</th><th>Residual</th><th>Time losses</th>\
+         <th>Crashes</th><th></th></tr></thead><tbody>",
+    );
+    for w in workers {
+        let per_game =
+            |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0));
+        let residual = w
+            .results
+            .as_ref()
+            .and_then(|r| r.residual)
+            .map_or_else(|| "n/a".to_owned(), |z| fixed(z, 2));
+        let note = match (&w.refused, w.results.as_ref().is_some_and(|r| r.bad)) {
+            (Some(why), _) => format!("refused the run: {}", escape(why)),
+            (None, true) => "its pairs do not fit the rest".to_owned(),
+            _ => String::new(),
+        };
+        let _ = write!(
+            t,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{residual}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td>{note}</td></tr>",
+            escape(&w.name),
+            w.batches,
+            w.games,
+            w.games_per_s,
+            w.last_seen_s_ago
+                .map_or_else(|| "never".to_owned(), |s| format!("{} ago", age(s))),
+            per_game(w.results.as_ref().map(|r| r.time_losses_per_game)),
+            per_game(w.results.as_ref().map(|r| r.crashes_per_game)),
+        );
+    }
+    t.push_str("</tbody></table>");
+    t
+}
+
+/// The live card of a match run.
+fn live_card(s: &Status) -> String {
+    let mut out =
+        String::from("<section class=\"card\" id=\"live-run\"><h2>Now</h2><div class=\"kpis\">");
+    figure(
+        &mut out,
+        "games",
+        "Games",
+        &s.games.to_string(),
+        &format!("{} of {} pairs", s.pairs, s.pairs_total),
+    );
+    figure(
+        &mut out,
+        "elo",
+        "Elo",
+        &format!("{} \u{b1} {}", signed(s.elo, 2), fixed(s.elo_ci95, 2)),
+        &format!(
+            "nElo {} \u{b1} {}",
+            signed(s.nelo, 2),
+            fixed(s.nelo_ci95, 2)
+        ),
+    );
+    match (s.llr, s.llr_lower, s.llr_upper) {
+        (Some(llr), Some(lo), Some(hi)) => figure(
+            &mut out,
+            "llr",
+            "LLR",
+            &fixed(llr, 2),
+            &format!("bounds {} and {}", fixed(lo, 2), fixed(hi, 2)),
+        ),
+        _ => figure(&mut out, "llr", "LLR", "n/a", "no SPRT"),
+    }
+    figure(
+        &mut out,
+        "verdict",
+        "Verdict",
+        &s.verdict
+            .map_or_else(|| "none".to_owned(), |v| v.to_string()),
+        &format!("{}: {}", s.state, s.status),
+    );
+    figure(
+        &mut out,
+        "in-flight",
+        "Batches in flight",
+        &format!("{} pairs", s.pairs_claimed),
+        &format!(
+            "{} waiting, {} not handed out",
+            s.pairs_expired, s.pairs_left
+        ),
+    );
+    let _ = write!(
+        out,
+        "</div><h2 style=\"margin-top:16px\">Workers</h2>{}\
+         <p class=\"meta\">Every game: <a href=\"/runs/{id}/games.pgn\">games.pgn</a> &middot; \
+         <a href=\"/runs/{id}/games.jsonl\">games.jsonl</a> &middot; \
+         <a href=\"/api/runs/{id}\">JSON</a></p></section>\n",
+        workers_table(&s.workers),
+        id = s.id
+    );
+    out
+}
+
+/// The page of match run `run` whose state is `state`.
+///
+/// # Errors
+/// The database's; [`WebError::Failed`] when the stored config does not read here.
+pub(crate) async fn match_page(db: &Db, run: &RunRow, state: &Status) -> Result<String, WebError> {
+    let meta = RunMeta {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        config_hash: run.config_hash.clone(),
+        config: run.config.clone(),
+        openings: None,
+        shard: None,
+        played_s: run.age_s,
+    };
+    let label = PathBuf::from(format!("run {}", run.id));
+    let head = RunHead::of_stored(&label, meta).map_err(|e| WebError::Failed(e.to_string()))?;
+    let headers = head.pgn_headers();
+    let mut reading = head.reading();
+    let last = db.last_pair(run.id).await?;
+    let mut from = 0;
+    while last.is_some_and(|last| from <= last) {
+        for line in db.game_entries(run.id, from, from + SLICE).await? {
+            // A line that is no entry is counted nowhere (`verify` names it).
+            if let Ok(entry) = serde_json::from_str::<JournalEntry>(&line) {
+                reading.add(&entry);
+            }
+        }
+        from += SLICE;
+    }
+    let (replay, games) = reading.finish(&headers);
+    let mut input = head.into_input(replay, games);
+    input.has_pgn = true;
+    input.status = match crate::fleet::report::stored_ending(run) {
+        Ok(ending) if !run.is_open() => Some(RunStatus {
+            exit_code: ending.exit_code(),
+            ending,
+            duration_s: run.age_s,
+        }),
+        _ => None,
+    };
+    let (report, _) = render(&input);
+    // The report links its PGN beside itself (`games.pgn` in its folder); here it is
+    // streamed from the database under the run's path.
+    let report = report.replace(
+        "<a href=\"games.pgn\">",
+        &format!("<a href=\"/runs/{}/games.pgn\">", run.id),
+    );
+    Ok(live(
+        report,
+        &format!("/api/runs/{}", run.id),
+        &live_card(state),
+    ))
+}
+
+/// The page of tune run `run`: the local tune's report, live.
+///
+/// # Errors
+/// The database's; [`WebError::Failed`] when the stored tune does not read here.
+pub(crate) async fn tune_page(db: &Db, run: &RunRow) -> Result<String, WebError> {
+    let (summary, records) = crate::fleet::tune_run::summary_of(db, run)
+        .await
+        .map_err(WebError::Failed)?;
+    let report = crate::tune::report::html(&summary, &records, &run.config);
+    let extra = format!(
+        "<p class=\"meta\">Run {id} &middot; {} &middot; <a href=\"/api/runs/{id}\">JSON</a></p>",
+        escape(&run.status),
+        id = run.id
+    );
+    Ok(live(report, &format!("/api/runs/{}", run.id), &extra))
+}
+
+/// The page of run `run`, a match's or a tune's.
+///
+/// # Errors
+/// As [`match_page`] and [`tune_page`].
+pub(crate) async fn page(db: &Db, run: &RunRow, state: &RunState) -> Result<String, WebError> {
+    match state {
+        RunState::Match(s) => match_page(db, run, s).await,
+        RunState::Tune(_) => tune_page(db, run).await,
+    }
+}

@@ -1,0 +1,638 @@
+//! `xq-runner serve`, against a real PostgreSQL server (common/pg.rs) and read in a real
+//! browser: headless Chromium, driven over its DevTools protocol, reads the pages after
+//! their scripts ran. The run page shows what `status --json` says and follows the run
+//! while it stays open; names from configs show as text; the database going away is
+//! said and recovered from; a role that can write is refused; bad paths are 400, unknown
+//! ids 404, and the password shows nowhere.
+
+mod common;
+
+use std::io::{Read as _, Write as _};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
+use common::pg::Cluster;
+use common::{fault_engine, runner, scratch};
+use serde_json::{json, Value};
+
+/// An engine name that would run a script if a page put it in its markup.
+const HOSTILE: &str = "</script><script>alert(1)</script>";
+/// An opening name with both quotes and markup.
+const QUOTED: &str = "Cannon \"double\" 'single' <b>bold</b>";
+
+/// A cluster with the reader role `xq_reader` (password `reader-secret`) granted.
+fn cluster_with_reader() -> Cluster {
+    let cluster = fleet();
+    cluster.sql("CREATE ROLE xq_reader LOGIN PASSWORD 'reader-secret'");
+    let (code, out, err) = runner(&[
+        "db",
+        "init",
+        "--db",
+        &cluster.url("xq_owner"),
+        "--reader-role",
+        "xq_reader",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("granted role xq_reader"), "{out}");
+    cluster
+}
+
+/// A match of two fault engines, the first named [`HOSTILE`], on an opening suite whose
+/// names have quotes, with an SPRT; each move `sleep_ms` late so that the run goes on
+/// while the tests look.
+fn config(dir: &Path, pairs: u32, sleep_ms: u32) -> PathBuf {
+    let openings = dir.join("quoted.epd");
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let escaped = QUOTED.replace('"', "\\\"");
+    std::fs::write(
+        &openings,
+        format!(
+            "{start} moves h2e2 h9g7 ; name \"{escaped}\"\n{start} moves b2e2 b9c7 ; name \"{escaped} 2\"\n"
+        ),
+    )
+    .expect("write openings");
+    let engine = fault_engine().display().to_string();
+    let slow = format!(r#", "--fault", "sleep", "--sleep-ms", "{sleep_ms}""#);
+    let text = format!(
+        r#"[tournament]
+pairs = {pairs}
+concurrency = 1
+seed = 3
+
+[time]
+depth = 1
+
+[openings]
+file = "{openings}"
+order = "sequential"
+
+[sprt]
+elo0 = 0
+elo1 = 10
+alpha = 0.05
+beta = 0.05
+
+[output]
+dir = "{out}"
+
+[[engine]]
+name = "{name}"
+command = ["{engine}"{slow}]
+
+[[engine]]
+name = "b"
+command = ["{engine}"{slow}]
+"#,
+        openings = openings.display(),
+        out = dir.join("out").display(),
+        name = HOSTILE.replace('"', "\\\""),
+    );
+    let path = dir.join("run.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+/// A running `serve`, stopped when dropped.
+struct Served {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `serve` on a free port as `db`, with `env`; waits for its first line.
+fn serve(db: &str, env: &[(&str, &str)]) -> Served {
+    let mut child = Command::new(common::bin("xq-runner"))
+        .args(["serve", "--db", db, "--listen", "127.0.0.1:0"])
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start serve");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while stdout.read(&mut byte).is_ok_and(|n| n == 1) && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    let line = String::from_utf8_lossy(&line).into_owned();
+    let base = line
+        .split_whitespace()
+        .nth(1)
+        .filter(|u| u.starts_with("http://"))
+        .unwrap_or_else(|| panic!("serve said: {line:?}"))
+        .trim_end_matches('/')
+        .to_owned();
+    child.stdout = Some(stdout);
+    Served { child, base }
+}
+
+/// An HTTP GET: the status code, the headers (lower case) and the body.
+fn get(base: &str, path: &str) -> (u16, String, String) {
+    try_get(base, path).unwrap_or_else(|| panic!("GET {base}{path}: no answer"))
+}
+
+/// As [`get`]; `None` when nothing listens there (yet).
+fn try_get(base: &str, path: &str) -> Option<(u16, String, String)> {
+    let host = base.trim_start_matches("http://");
+    let mut s = TcpStream::connect(host).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").ok()?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).ok()?;
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    Some((code, head.to_lowercase(), body.to_owned()))
+}
+
+/// Headless Chromium with its DevTools protocol on a WebSocket, one page open.
+struct Browser {
+    child: Child,
+    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+    next: u64,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Browser {
+    fn open(url: &str) -> Browser {
+        let profile = scratch("chromium");
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+            l.local_addr().expect("address").port()
+        };
+        let child = Command::new("chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--window-size=1200,1500",
+                &format!("--remote-debugging-port={port}"),
+                &format!("--user-data-dir={}", profile.path().display()),
+                url,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Chromium is installed (Debian package `chromium`)");
+        let base = format!("http://127.0.0.1:{port}");
+        let start = Instant::now();
+        let ws = loop {
+            let list = try_get(&base, "/json/list");
+            let page = list.and_then(|(_, _, body)| {
+                let targets: Value = serde_json::from_str(&body).ok()?;
+                targets.as_array()?.iter().find_map(|t| {
+                    (t["type"] == "page")
+                        .then(|| t["webSocketDebuggerUrl"].as_str().map(str::to_owned))?
+                })
+            });
+            if let Some(ws) = page {
+                break ws;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "Chromium's DevTools did not come up"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let (socket, _) = tungstenite::connect(ws.as_str()).expect("DevTools WebSocket");
+        Browser {
+            child,
+            socket,
+            next: 0,
+            _profile: profile,
+        }
+    }
+
+    /// The value of `expression` in the open page.
+    fn eval(&mut self, expression: &str) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let call = json!({"id": id, "method": "Runtime.evaluate",
+            "params": {"expression": expression, "returnByValue": true}});
+        self.socket
+            .send(tungstenite::Message::text(call.to_string()))
+            .expect("send to DevTools");
+        loop {
+            let message = self.socket.read().expect("read from DevTools");
+            let Ok(text) = message.to_text() else {
+                continue;
+            };
+            let answer: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+            if answer["id"] == id {
+                return answer["result"]["result"]["value"].clone();
+            }
+        }
+    }
+
+    /// Waits until `expression` is true in the page, for at most `limit`.
+    fn wait(&mut self, what: &str, expression: &str, limit: Duration) {
+        let start = Instant::now();
+        while self.eval(expression) != Value::Bool(true) {
+            assert!(start.elapsed() < limit, "waited {limit:?} for {what}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The text of the live figure `key` of a run page.
+    fn figure(&mut self, key: &str) -> String {
+        self.eval(&format!(
+            "(document.querySelector('[data-k={key}] .value')||{{}}).textContent"
+        ))
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+    }
+}
+
+/// A screenshot of `url` into `file`, by Chromium once its scripts ran.
+fn screenshot(url: &str, file: &Path) {
+    let profile = scratch("chromium-shot");
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--virtual-time-budget=3000",
+            "--window-size=1200,1500",
+            &format!("--user-data-dir={}", profile.path().display()),
+            &format!("--screenshot={}", file.display()),
+            url,
+        ])
+        .output()
+        .expect("run Chromium");
+    let png = std::fs::read(file).unwrap_or_default();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "a screenshot of {url}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Where the screenshots go: `XQ_SERVE_SHOTS` (docs/ when kept), else a scratch folder.
+fn shots(scratch: &Path) -> PathBuf {
+    std::env::var_os("XQ_SERVE_SHOTS").map_or_else(|| scratch.to_owned(), PathBuf::from)
+}
+
+/// `status --json`'s figures as the run page prints them.
+fn figures_of(state: &Value) -> (String, String, String) {
+    let f = |k: &str| state[k].as_f64().unwrap_or(f64::NAN);
+    let signed = |v: f64| {
+        let t = format!("{v:+.2}");
+        if t.trim_start_matches(['+', '-'])
+            .chars()
+            .all(|c| c == '0' || c == '.')
+        {
+            t[1..].to_owned()
+        } else {
+            t
+        }
+    };
+    (
+        state["games"].to_string(),
+        format!("{} \u{b1} {:.2}", signed(f("elo")), f("elo_ci95")),
+        format!("{:.2}", f("llr")),
+    )
+}
+
+#[test]
+fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
+    let dir = scratch("serve-live");
+    let cluster = cluster_with_reader();
+    let id = submit(
+        &cluster,
+        &config(dir.path(), 40, 15),
+        &["--batch-pairs", "1"],
+    );
+    let served = serve(&cluster.url("xq_reader"), &[]);
+    let url = format!("{}/runs/{id}", served.base);
+
+    // Opened before any game: the page follows the run from there.
+    let mut page = Browser::open(&url);
+    page.wait(
+        "the run page",
+        "document.querySelector('[data-k=games]') !== null",
+        Duration::from_secs(30),
+    );
+    page.eval("window.openedOnce = true");
+    let first = page.figure("games");
+    assert_eq!(first, "0", "no game yet");
+
+    let workers: Vec<Child> = ["w1", "w2"]
+        .iter()
+        .map(|n| worker(&cluster, n, &["--concurrency", "1"]))
+        .collect();
+    // Batches commit while the page stays open: its numbers change without a reload.
+    page.wait(
+        "games on the open page",
+        "document.querySelector('[data-k=games] .value').textContent !== '0'",
+        Duration::from_secs(60),
+    );
+    assert_eq!(
+        page.eval("window.openedOnce === true"),
+        Value::Bool(true),
+        "no reload"
+    );
+    let seen = page.figure("games");
+    for w in workers {
+        let out = finish(w);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    let state = status(&cluster, &id);
+    let (games, elo, llr) = figures_of(&state);
+    let verdict = state["verdict"].as_str().unwrap_or("none").to_owned();
+    page.wait(
+        "the final numbers on the open page",
+        &format!("document.querySelector('[data-k=games] .value').textContent === '{games}'"),
+        Duration::from_secs(30),
+    );
+    assert_ne!(seen, games, "the page showed the run part way");
+    assert_eq!(
+        page.eval("window.openedOnce === true"),
+        Value::Bool(true),
+        "no reload"
+    );
+    assert_eq!(page.figure("elo"), elo);
+    assert_eq!(page.figure("llr"), llr);
+    let verdict_shown = page.figure("verdict");
+    assert_eq!(
+        verdict_shown,
+        if verdict == "continue" {
+            "continue"
+        } else {
+            &verdict
+        }
+    );
+    let updates = page.eval("Number(document.documentElement.dataset.updates)");
+    assert!(
+        updates.as_u64().unwrap_or(0) >= 2,
+        "updated in place: {updates}"
+    );
+
+    // Its JSON is `status --json`'s, number for number.
+    let (code, _, body) = get(&served.base, &format!("/api/runs/{id}"));
+    assert_eq!(code, 200);
+    let api: Value = serde_json::from_str(&body).expect("JSON");
+    for key in [
+        "games", "pairs", "penta", "elo", "elo_ci95", "llr", "verdict", "state",
+    ] {
+        assert_eq!(api[key], state[key], "{key}");
+    }
+    // Both workers on the page, each a row of the workers table.
+    let rows = page.eval("[...document.querySelectorAll('#live-run tbody tr td:first-child')].map(t => t.textContent).join(',')");
+    assert_eq!(rows, "w1,w2");
+
+    // Names are text: the hostile engine name is shown, no script of it exists.
+    assert_eq!(page.eval("document.querySelectorAll('script').length"), 1);
+    assert_eq!(
+        page.eval(&format!(
+            "document.body.textContent.includes({})",
+            json!(HOSTILE)
+        )),
+        Value::Bool(true)
+    );
+    assert_eq!(
+        page.eval(&format!(
+            "document.body.textContent.includes({})",
+            json!("'single' <b>bold</b>")
+        )),
+        Value::Bool(true),
+        "the opening's name, quotes and all, as text"
+    );
+    assert_eq!(page.eval("document.querySelectorAll('main b').length"), 0);
+
+    // The database away for a few seconds: the open page says so, then recovers, and
+    // `serve` is still there.
+    let mut cluster = cluster;
+    cluster.stop();
+    page.wait(
+        "`database unreachable` on the page",
+        "document.getElementById('live').textContent.startsWith('database unreachable')",
+        Duration::from_secs(30),
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    cluster.launch();
+    page.wait(
+        "the page back",
+        "document.getElementById('live').textContent.startsWith('live: updated')",
+        Duration::from_secs(30),
+    );
+    let mut served = served;
+    assert!(
+        served.child.try_wait().ok().flatten().is_none(),
+        "serve did not exit"
+    );
+    assert_eq!(page.figure("games"), games);
+
+    // The runs list: the same run, its names as text.
+    let mut list = Browser::open(&served.base);
+    list.wait(
+        "the runs list",
+        &format!("document.querySelector('tr[data-run=\"{id}\"]') !== null"),
+        Duration::from_secs(30),
+    );
+    assert_eq!(list.eval("document.querySelectorAll('script').length"), 1);
+    assert_eq!(
+        list.eval(&format!(
+            "document.querySelector('#runs tbody').textContent.includes({})",
+            json!(HOSTILE)
+        )),
+        Value::Bool(true)
+    );
+    let shots = shots(dir.path());
+    screenshot(&format!("{}/", served.base), &shots.join("serve-runs.png"));
+    screenshot(&url, &shots.join("serve-run.png"));
+}
+
+#[test]
+fn serve_refuses_a_role_that_can_write_and_answers_bad_paths_in_one_line() {
+    let dir = scratch("serve-refuse");
+    let cluster = cluster_with_reader();
+    for (role, found) in [
+        ("xq_owner", "owner of schema xq"),
+        ("xq_worker", "EXECUTE on xq."),
+    ] {
+        let (code, out, err) = runner(&[
+            "serve",
+            "--db",
+            &cluster.url(role),
+            "--listen",
+            "127.0.0.1:0",
+        ]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("role {role} can write ({found}")),
+            "{err}"
+        );
+    }
+    let (code, _, err) = runner(&[
+        "serve",
+        "--db",
+        &cluster.url("xq_reader"),
+        "--listen",
+        "nowhere",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --listen nowhere"), "{err}");
+
+    // Over TCP with a password: it is in no page, no answer, no line of `serve`.
+    let id = submit(&cluster, &config(dir.path(), 2, 0), &[]);
+    let out = finish(worker(&cluster, "w", &[]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let served = serve(
+        &cluster.tcp_url("xq_reader"),
+        &[("PGPASSWORD", "reader-secret")],
+    );
+    let mut answers = String::new();
+    for (path, want) in [
+        ("/", 200),
+        ("/workers", 200),
+        (&format!("/runs/{id}") as &str, 200),
+        ("/api/runs", 200),
+        ("/api/workers", 200),
+        ("/api/runs/999", 404),
+        ("/runs/999", 404),
+        ("/runs/abc", 400),
+        ("/api/runs/-1", 400),
+        ("/?state=nonsense", 400),
+        ("/nothing/here", 404),
+    ] {
+        let (code, head, body) = get(&served.base, path);
+        assert_eq!(code, want, "{path}: {body}");
+        if want != 200 {
+            assert_eq!(
+                body.trim_end().lines().count(),
+                1,
+                "{path}: one line: {body}"
+            );
+        }
+        assert!(
+            head.contains("content-security-policy: default-src 'none'"),
+            "{head}"
+        );
+        answers.push_str(&body);
+    }
+    // The games, streamed: the stored lines, and a PGN game for each.
+    let (code, _, jsonl) = get(&served.base, &format!("/runs/{id}/games.jsonl"));
+    assert_eq!(code, 200);
+    assert_eq!(jsonl.lines().count(), 4, "{jsonl}");
+    let stored = cluster.sql(&format!(
+        "SELECT entry FROM xq.games WHERE run_id = {id} ORDER BY pair, game"
+    ));
+    assert_eq!(jsonl.trim_end(), stored.trim_end());
+    let (code, _, pgn) = get(&served.base, &format!("/runs/{id}/games.pgn"));
+    assert_eq!(code, 200);
+    assert_eq!(pgn.matches("[Event ").count(), 4, "{pgn}");
+    answers.push_str(&pgn);
+    let mut served = served;
+    let _ = served.child.kill();
+    let out = served.child.wait_with_output_ref();
+    answers.push_str(&out);
+    assert!(!answers.contains("reader-secret"), "the password leaked");
+}
+
+/// `Child::wait_with_output` for a child kept in a struct with a `Drop`.
+trait OutputRef {
+    fn wait_with_output_ref(&mut self) -> String;
+}
+
+impl OutputRef for Child {
+    fn wait_with_output_ref(&mut self) -> String {
+        let _ = self.wait();
+        let mut text = String::new();
+        if let Some(mut s) = self.stdout.take() {
+            let _ = s.read_to_string(&mut text);
+        }
+        if let Some(mut s) = self.stderr.take() {
+            let _ = s.read_to_string(&mut text);
+        }
+        text
+    }
+}
+
+#[test]
+fn a_tune_page_has_one_chart_per_parameter() {
+    let dir = scratch("serve-tune");
+    let cluster = cluster_with_reader();
+    let engine = PathBuf::from(env!("CARGO_BIN_EXE_tune-engine"));
+    let tune = dir.path().join("tune.toml");
+    std::fs::write(
+        &tune,
+        format!(
+            r#"[tournament]
+concurrency = 2
+seed = 5
+
+[time]
+movetime = "1ms"
+
+[rules]
+move_limit = 60
+
+[adjudication]
+max_plies = 150
+
+[output]
+dir = "{out}"
+
+[[engine]]
+name = "te"
+command = ["{engine}", "--best", "70"]
+
+[tune]
+pairs = 40
+
+[[tune.param]]
+name = "skill"
+start = 30
+min = 0
+max = 100
+c_end = 8
+r_end = 0.05
+"#,
+            out = dir.path().join("out").display(),
+            engine = engine.display()
+        ),
+    )
+    .expect("write tune");
+    let id = submit(&cluster, &tune, &[]);
+    let out = finish(worker(&cluster, "w", &["--concurrency", "2"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    wait_until("the tune's iterations", || {
+        status(&cluster, &id)["pairs"].as_u64() == Some(40)
+    });
+    let served = serve(&cluster.url("xq_reader"), &[]);
+    let url = format!("{}/runs/{id}", served.base);
+    let mut page = Browser::open(&url);
+    page.wait(
+        "the tune page",
+        "document.querySelectorAll('svg').length > 0",
+        Duration::from_secs(30),
+    );
+    let charts = page.eval("[...document.querySelectorAll('svg')].filter(s => (s.getAttribute('aria-label')||'').includes('skill')).length");
+    assert_eq!(charts, 1, "one chart for the one parameter");
+    screenshot(&url, &shots(dir.path()).join("serve-tune.png"));
+}
