@@ -145,17 +145,65 @@ fn try_get(base: &str, path: &str) -> Option<(u16, String, String)> {
     let host = base.trim_start_matches("http://");
     let mut s = TcpStream::connect(host).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    // Chromium's DevTools keeps the connection open: a body with a length is read to
+    // its length, any other to the end.
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).ok()?;
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let mut buf = [0u8; 65536];
+    loop {
+        let n = s.read(&mut buf).ok()?;
+        raw.extend_from_slice(&buf[..n]);
+        if n == 0 {
+            break;
+        }
+        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+        let length = head.lines().find_map(|l| {
+            l.strip_prefix("content-length:")
+                .and_then(|v| v.trim().parse::<usize>().ok())
+        });
+        if length.is_some_and(|len| raw.len() >= split + 4 + len) {
+            break;
+        }
+    }
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
+    let body = &raw[split + 4..];
     let code = head
         .split_whitespace()
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    Some((code, head.to_lowercase(), body.to_owned()))
+    let body = if head.contains("transfer-encoding: chunked") {
+        dechunk(body)
+    } else {
+        body.to_vec()
+    };
+    Some((code, head, String::from_utf8_lossy(&body).into_owned()))
+}
+
+/// A chunked HTTP body put together (each chunk: its size in hex, CRLF, the bytes, CRLF).
+fn dechunk(mut rest: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&rest[..end])
+            .ok()
+            .and_then(|t| usize::from_str_radix(t.trim(), 16).ok())
+            .unwrap_or(0);
+        let data = &rest[end + 2..];
+        if size == 0 || data.len() < size + 2 {
+            break;
+        }
+        body.extend_from_slice(&data[..size]);
+        rest = &data[size + 2..];
+    }
+    body
 }
 
 /// Headless Chromium with its DevTools protocol on a WebSocket, one page open.
