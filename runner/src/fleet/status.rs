@@ -312,7 +312,7 @@ pub fn list_line(run: &RunRow) -> String {
 #[serde(untagged)]
 pub enum RunState {
     Match(Box<Status>),
-    Tune(super::tune_run::TuneStatus),
+    Tune(Box<super::tune_run::TuneStatus>),
 }
 
 /// Why a stored run's state could not be made.
@@ -336,7 +336,7 @@ pub async fn state_of(db: &crate::store::pg::Db, run: &RunRow) -> Result<RunStat
     let workers = db.run_workers(run.id).await?;
     if run.is_tune() {
         let state = super::tune_run::status(run, pairs, &workers).map_err(StateError::Stored)?;
-        return Ok(RunState::Tune(state));
+        return Ok(RunState::Tune(Box::new(state)));
     }
     let games = db.game_facts(run.id).await?;
     let results = db.worker_results(run.id).await?;

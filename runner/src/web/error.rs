@@ -79,3 +79,24 @@ pub(crate) fn run_id(text: &str) -> Result<i64, WebError> {
         .filter(|id| *id > 0)
         .ok_or_else(|| WebError::BadPath(format!("`{}` is not a run id", text.escape_debug())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_id_is_a_positive_number() {
+        assert_eq!(run_id("12").ok(), Some(12));
+        for bad in ["abc", "0", "-1", "1.5", "", "99999999999999999999"] {
+            assert!(matches!(run_id(bad), Err(WebError::BadPath(_))), "{bad}");
+        }
+        assert_eq!(
+            WebError::from(DbError::NoRun(7)).status(),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            WebError::from(DbError::Query("connection: closed".to_owned())).status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+    }
+}

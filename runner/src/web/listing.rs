@@ -126,3 +126,24 @@ pub(crate) async fn workers(db: &Db) -> Result<Vec<WorkerEntry>, WebError> {
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runs_are_filtered_by_a_known_state_only() {
+        assert_eq!(state_filter(None).ok(), Some(None));
+        assert_eq!(state_filter(Some("")).ok(), Some(None));
+        assert_eq!(
+            state_filter(Some("state=open")).ok(),
+            Some(Some("open".to_owned()))
+        );
+        for bad in ["state=", "state=done", "x=1", "state=open&x=1"] {
+            assert!(
+                matches!(state_filter(Some(bad)), Err(WebError::BadPath(_))),
+                "{bad}"
+            );
+        }
+    }
+}

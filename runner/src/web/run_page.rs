@@ -20,6 +20,26 @@ use crate::store::pg::Db;
 /// Pairs read from the database at a time: a long run's games never sit in memory whole.
 pub(crate) const SLICE: i64 = 4096;
 
+/// Games a run page lists with their PGN, of the first ones and of those ended by a
+/// fault (the report of a folder lists more): a game's PGN is a few kilobytes, and the
+/// page of a run of any length must stay light; every game is in `games.pgn`.
+const FIRST_GAMES: usize = 10;
+const FAULT_GAMES: usize = 10;
+
+/// Keeps the first [`FIRST_GAMES`] games and the first [`FAULT_GAMES`] ended by a fault.
+fn fewer_games(rows: &mut Vec<crate::output::report::games::GameRow>) {
+    let (mut first, mut faults) = (0, 0);
+    rows.retain(|g| {
+        let (count, cap) = if g.fault {
+            (&mut faults, FAULT_GAMES)
+        } else {
+            (&mut first, FIRST_GAMES)
+        };
+        *count += 1;
+        *count <= cap
+    });
+}
+
 /// One figure of the live card, marked with its key (`data-k`) for tools and tests.
 fn figure(out: &mut String, key: &str, label: &str, value: &str, sub: &str) {
     let _ = write!(
@@ -113,7 +133,12 @@ fn live_card(s: &Status) -> String {
         "Verdict",
         &s.verdict
             .map_or_else(|| "none".to_owned(), |v| v.to_string()),
-        &format!("{}: {}", s.state, s.status),
+        // An open run's status is its state: said once.
+        &if s.status == s.state {
+            s.state.clone()
+        } else {
+            format!("{}: {}", s.state, s.status)
+        },
     );
     figure(
         &mut out,
@@ -125,12 +150,12 @@ fn live_card(s: &Status) -> String {
             s.pairs_expired, s.pairs_left
         ),
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
         "</div><h2 style=\"margin-top:16px\">Workers</h2>{}\
          <p class=\"meta\">Every game: <a href=\"/runs/{id}/games.pgn\">games.pgn</a> &middot; \
          <a href=\"/runs/{id}/games.jsonl\">games.jsonl</a> &middot; \
-         <a href=\"/api/runs/{id}\">JSON</a></p></section>\n",
+         <a href=\"/api/runs/{id}\">JSON</a></p></section>",
         workers_table(&s.workers),
         id = s.id
     );
@@ -167,6 +192,7 @@ pub(crate) async fn match_page(db: &Db, run: &RunRow, state: &Status) -> Result<
     }
     let (replay, games) = reading.finish(&headers);
     let mut input = head.into_input(replay, games);
+    fewer_games(&mut input.games.rows);
     input.has_pgn = true;
     input.status = match crate::fleet::report::stored_ending(run) {
         Ok(ending) if !run.is_open() => Some(RunStatus {
@@ -215,5 +241,42 @@ pub(crate) async fn page(db: &Db, run: &RunRow, state: &RunState) -> Result<Stri
     match state {
         RunState::Match(s) => match_page(db, run, s).await,
         RunState::Tune(_) => tune_page(db, run).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::report::games::GameRow;
+
+    fn game(number: u64, fault: bool) -> GameRow {
+        GameRow {
+            number,
+            round: format!("{number}.1"),
+            red: "a".to_owned(),
+            black: "b".to_owned(),
+            opening: String::new(),
+            result: "1-0".to_owned(),
+            reason: "checkmate".to_owned(),
+            plies: 10,
+            fault,
+            faulted: None,
+            detail: None,
+            counted: true,
+            pgn: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_page_lists_the_first_games_and_the_first_faults_only() {
+        // 300 games, every third one ended by a fault.
+        let mut rows: Vec<GameRow> = (1..=300).map(|n| game(n, n % 3 == 0)).collect();
+        fewer_games(&mut rows);
+        let numbers: Vec<u64> = rows.iter().map(|g| g.number).collect();
+        let firsts: Vec<u64> = (1..=15).filter(|n| n % 3 != 0).collect();
+        let faults: Vec<u64> = (1..=10).map(|k| 3 * k).collect();
+        let mut expected: Vec<u64> = firsts.into_iter().chain(faults).collect();
+        expected.sort_unstable();
+        assert_eq!(numbers, expected);
     }
 }
