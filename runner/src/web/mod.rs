@@ -3,6 +3,7 @@
 //! | file | what |
 //! |---|---|
 //! | `source.rs` | the connection, opened again after an outage |
+//! | `cache.rs` | the last report drawn of each run, while its games are the same |
 //! | `routes.rs` | what each path answers |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
 //! | `pages.rs` | the runs and workers pages |
@@ -11,6 +12,7 @@
 //! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
 //! | `error.rs` | failures as one line and a status code |
 
+mod cache;
 mod error;
 mod listing;
 mod pages;

@@ -48,7 +48,7 @@ pub(crate) async fn run_page(
     let db = source.db().await?;
     let run = db.run(id).await?;
     let state = state_of(&db, &run).await?;
-    Ok(Html(run_page::page(&db, &run, &state).await?).into_response())
+    Ok(Html(run_page::page(&db, &source.reports, &run, &state).await?).into_response())
 }
 
 /// `/api/runs/{id}`: a run's state, exactly as `status --json ID` prints it.

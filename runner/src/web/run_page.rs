@@ -6,6 +6,9 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::cache::{Drawn, Reports};
 
 use super::error::WebError;
 use super::pages::age;
@@ -166,7 +169,34 @@ fn live_card(s: &Status) -> String {
 ///
 /// # Errors
 /// The database's; [`WebError::Failed`] when the stored config does not read here.
-pub(crate) async fn match_page(db: &Db, run: &RunRow, state: &Status) -> Result<String, WebError> {
+pub(crate) async fn match_page(
+    db: &Db,
+    reports: &Reports,
+    run: &RunRow,
+    state: &Status,
+) -> Result<String, WebError> {
+    let drawn = Drawn {
+        games: state.games,
+        state: run.state.clone(),
+        status: run.status.clone(),
+    };
+    let report = match reports.get(run.id, &drawn) {
+        Some(report) => report,
+        None => {
+            let report = Arc::new(report(db, run).await?);
+            reports.keep(run.id, drawn, Arc::clone(&report));
+            report
+        }
+    };
+    Ok(live(
+        report.as_str().to_owned(),
+        &format!("/api/runs/{}", run.id),
+        &live_card(state),
+    ))
+}
+
+/// The report of match run `run`, drawn from its stored games.
+async fn report(db: &Db, run: &RunRow) -> Result<String, WebError> {
     let meta = RunMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config_hash: run.config_hash.clone(),
@@ -205,14 +235,9 @@ pub(crate) async fn match_page(db: &Db, run: &RunRow, state: &Status) -> Result<
     let (report, _) = render(&input);
     // The report links its PGN beside itself (`games.pgn` in its folder); here it is
     // streamed from the database under the run's path.
-    let report = report.replace(
+    Ok(report.replace(
         "<a href=\"games.pgn\">",
         &format!("<a href=\"/runs/{}/games.pgn\">", run.id),
-    );
-    Ok(live(
-        report,
-        &format!("/api/runs/{}", run.id),
-        &live_card(state),
     ))
 }
 
@@ -237,9 +262,14 @@ pub(crate) async fn tune_page(db: &Db, run: &RunRow) -> Result<String, WebError>
 ///
 /// # Errors
 /// As [`match_page`] and [`tune_page`].
-pub(crate) async fn page(db: &Db, run: &RunRow, state: &RunState) -> Result<String, WebError> {
+pub(crate) async fn page(
+    db: &Db,
+    reports: &Reports,
+    run: &RunRow,
+    state: &RunState,
+) -> Result<String, WebError> {
     match state {
-        RunState::Match(s) => match_page(db, run, s).await,
+        RunState::Match(s) => match_page(db, reports, run, s).await,
         RunState::Tune(_) => tune_page(db, run).await,
     }
 }

@@ -14,6 +14,8 @@ use crate::store::pg::{Db, Target};
 pub(crate) struct Source {
     target: Target,
     db: RwLock<Option<Arc<Db>>>,
+    /// The last report drawn of each run.
+    pub(crate) reports: super::cache::Reports,
 }
 
 impl Source {
@@ -22,6 +24,7 @@ impl Source {
         Source {
             target,
             db: RwLock::new(Some(Arc::new(db))),
+            reports: super::cache::Reports::default(),
         }
     }
 
