@@ -42,14 +42,7 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     // more.
     let facts = db.game_facts(id).await.map_err(|e| e.to_string())?;
     let (plan, tracker) = tracker_of(&run, &facts)?;
-    let meta = RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        config_hash: run.config_hash.clone(),
-        config: run.config.clone(),
-        openings: None,
-        shard: None,
-        played_s: run.age_s,
-    };
+    let meta = run.meta();
     // Held while the folder is written: no local run may start in it meanwhile.
     let write_meta = |dir: &Path| Ok(meta.write(dir)?);
     let _folder = if earlier {

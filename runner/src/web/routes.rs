@@ -9,6 +9,8 @@ use super::error::{run_id, WebError};
 use super::source::Source;
 use super::{listing, pages, run_page, shell, stream};
 use crate::fleet::status::state_of;
+use crate::store::pg::runs::RunRow;
+use crate::store::pg::Db;
 
 type App = State<Arc<Source>>;
 
@@ -16,6 +18,14 @@ type App = State<Arc<Source>>;
 fn json(value: &impl serde::Serialize) -> Result<Response, WebError> {
     let text = serde_json::to_string(value).map_err(|e| WebError::Failed(e.to_string()))?;
     Ok(([("content-type", "application/json")], text).into_response())
+}
+
+/// The database and the run a path names.
+async fn stored_run(source: &Source, id: &str) -> Result<(Arc<Db>, RunRow), WebError> {
+    let id = run_id(id)?;
+    let db = source.db().await?;
+    let run = db.run(id).await?;
+    Ok((db, run))
 }
 
 /// `/`: the runs.
@@ -44,9 +54,7 @@ pub(crate) async fn run_page(
     State(source): App,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let id = run_id(&id)?;
-    let db = source.db().await?;
-    let run = db.run(id).await?;
+    let (db, run) = stored_run(&source, &id).await?;
     let state = state_of(&db, &run).await?;
     Ok(Html(run_page::page(&db, &source.reports, &run, &state).await?).into_response())
 }
@@ -56,9 +64,7 @@ pub(crate) async fn run_json(
     State(source): App,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let id = run_id(&id)?;
-    let db = source.db().await?;
-    let run = db.run(id).await?;
+    let (db, run) = stored_run(&source, &id).await?;
     json(&state_of(&db, &run).await?)
 }
 
@@ -67,9 +73,7 @@ pub(crate) async fn games_pgn(
     State(source): App,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let id = run_id(&id)?;
-    let db = source.db().await?;
-    let run = db.run(id).await?;
+    let (db, run) = stored_run(&source, &id).await?;
     stream::pgn(db, &run).await
 }
 
@@ -78,9 +82,7 @@ pub(crate) async fn games_jsonl(
     State(source): App,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let id = run_id(&id)?;
-    let db = source.db().await?;
-    let run = db.run(id).await?;
+    let (db, run) = stored_run(&source, &id).await?;
     stream::jsonl(db, &run).await
 }
 

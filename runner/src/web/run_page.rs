@@ -16,7 +16,6 @@ use super::shell::live;
 use crate::fleet::status::{RunState, Status, WorkerLine};
 use crate::output::report::{escape, fixed, render, signed, RunHead, RunStatus};
 use crate::store::journal::JournalEntry;
-use crate::store::meta::RunMeta;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -197,14 +196,7 @@ pub(crate) async fn match_page(
 
 /// The report of match run `run`, drawn from its stored games.
 async fn report(db: &Db, run: &RunRow) -> Result<String, WebError> {
-    let meta = RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        config_hash: run.config_hash.clone(),
-        config: run.config.clone(),
-        openings: None,
-        shard: None,
-        played_s: run.age_s,
-    };
+    let meta = run.meta();
     let label = PathBuf::from(format!("run {}", run.id));
     let head = RunHead::of_stored(&label, meta).map_err(|e| WebError::Failed(e.to_string()))?;
     let headers = head.pgn_headers();

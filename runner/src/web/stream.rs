@@ -12,7 +12,6 @@ use super::error::WebError;
 use super::run_page::SLICE;
 use crate::output::report::RunHead;
 use crate::store::journal::JournalEntry;
-use crate::store::meta::RunMeta;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -80,14 +79,7 @@ pub(crate) async fn pgn(db: Arc<Db>, run: &RunRow) -> Result<Response, WebError>
             run.id
         )));
     }
-    let meta = RunMeta {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        config_hash: run.config_hash.clone(),
-        config: run.config.clone(),
-        openings: None,
-        shard: None,
-        played_s: run.age_s,
-    };
+    let meta = run.meta();
     let label = PathBuf::from(format!("run {}", run.id));
     let headers = RunHead::of_stored(&label, meta)
         .map_err(|e| WebError::Failed(e.to_string()))?

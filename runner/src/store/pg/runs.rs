@@ -107,6 +107,19 @@ fn unsigned(n: i64) -> u64 {
 }
 
 impl RunRow {
+    /// The record a local run folder of this stored run holds (`run.json`), for the
+    /// outputs drawn from its stored games.
+    pub(crate) fn meta(&self) -> crate::store::meta::RunMeta {
+        crate::store::meta::RunMeta {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            config_hash: self.config_hash.clone(),
+            config: self.config.clone(),
+            openings: None,
+            shard: None,
+            played_s: self.age_s,
+        }
+    }
+
     fn from_row(row: &Row) -> Result<RunRow, DbError> {
         let damaged = |what: &str, e: serde_json::Error| {
             DbError::Query(format!(
