@@ -7,6 +7,7 @@ use super::listing::{RunEntry, WorkerEntry, STATES};
 use super::shell::page;
 use crate::fleet::status::RunState;
 use crate::output::report::{card, escape, fixed, signed};
+use crate::stats::sprt::Verdict;
 
 /// `3 s`, `4 min`, `2.5 h`, `3.0 d`.
 pub(crate) fn age(s: f64) -> String {
@@ -41,6 +42,15 @@ fn llr_bar(llr: f64, lower: f64, upper: f64) -> String {
     )
 }
 
+/// A run's SPRT verdict as the pages say it: the test's "continue" only while the run
+/// is open (a run that ended between the bounds has none); `None` without an SPRT.
+pub(crate) fn shown_verdict(verdict: Option<Verdict>, state: &str) -> Option<String> {
+    match verdict? {
+        Verdict::Continue if state != "open" => Some("no verdict".to_owned()),
+        v => Some(v.to_string()),
+    }
+}
+
 /// The cells of a run's numbers: pairs, Elo, nElo, LLR, verdict, workers.
 fn run_cells(entry: &RunEntry, out: &mut String) {
     match &entry.run {
@@ -55,9 +65,8 @@ fn run_cells(entry: &RunEntry, out: &mut String) {
                 ),
                 _ => "no SPRT".to_owned(),
             };
-            let verdict = s
-                .verdict
-                .map_or_else(|| escape(&s.status), |v| escape(&v.to_string()));
+            let verdict =
+                escape(&shown_verdict(s.verdict, &s.state).unwrap_or_else(|| s.status.clone()));
             let _ = write!(
                 out,
                 "<td class=\"n\">{}/{}</td><td class=\"n\">{} &plusmn; {}</td>\
@@ -212,6 +221,23 @@ pub(crate) fn workers_page(workers: &[WorkerEntry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_closed_run_between_the_bounds_has_no_verdict() {
+        assert_eq!(
+            shown_verdict(Some(Verdict::Continue), "open").as_deref(),
+            Some("continue")
+        );
+        assert_eq!(
+            shown_verdict(Some(Verdict::Continue), "finished").as_deref(),
+            Some("no verdict")
+        );
+        assert_eq!(
+            shown_verdict(Some(Verdict::H1), "finished").as_deref(),
+            Some("H1")
+        );
+        assert_eq!(shown_verdict(None, "finished"), None);
+    }
 
     #[test]
     fn ages_read_in_their_unit() {

@@ -133,8 +133,7 @@ fn live_card(s: &Status) -> String {
         &mut out,
         "verdict",
         "Verdict",
-        &s.verdict
-            .map_or_else(|| "none".to_owned(), |v| v.to_string()),
+        &super::pages::shown_verdict(s.verdict, &s.state).unwrap_or_else(|| "none".to_owned()),
         // An open run's status is its state: said once.
         &if s.status == s.state {
             s.state.clone()
