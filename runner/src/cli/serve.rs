@@ -1,5 +1,7 @@
 //! `xq-runner serve --db URL [--listen 127.0.0.1:8080]`: the runs in the database as
 //! live web pages, read-only (see docs/serve.md). It refuses a role that can write.
+//! `xq-runner serve DIR`: the same pages for the run folders under DIR, each followed
+//! live from its journal.
 
 use std::net::SocketAddr;
 
@@ -11,6 +13,9 @@ use crate::store::pg::Db;
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
+    /// A folder of run folders (`output.dir` of local runs): serve those, not a database.
+    #[arg(conflicts_with = "db", value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
     /// The database; else XQ_DB, else the PG* variables. Connect as a role made by
     /// `db init --reader-role NAME`: a role that can write is refused.
     #[arg(long)]
@@ -46,6 +51,9 @@ pub fn run(args: &ServeArgs) -> u8 {
         );
         return exit::USAGE;
     };
+    if let Some(dir) = &args.dir {
+        return serve_folder(dir, listen);
+    }
     let (target, runtime) = match super::database(args.db.as_deref()) {
         Ok(both) => both,
         Err(code) => return code,
@@ -84,16 +92,49 @@ pub fn run(args: &ServeArgs) -> u8 {
             "serving http://{bound}/ (read-only, as {})",
             target.describe()
         ));
-        let app = crate::web::router(target, db);
-        match axum::serve(listener, app)
-            .with_graceful_shutdown(stopped())
-            .await
-        {
-            Ok(()) => exit::OK,
-            Err(e) => {
-                eprintln!("error: serving stopped: {e}");
-                exit::ABORTED
-            }
+        serve_until_stopped(listener, crate::web::router(target, db)).await
+    })
+}
+
+/// Answers on `listener` until the process is asked to stop.
+async fn serve_until_stopped(listener: tokio::net::TcpListener, app: axum::Router) -> u8 {
+    match axum::serve(listener, app)
+        .with_graceful_shutdown(stopped())
+        .await
+    {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("error: serving stopped: {e}");
+            exit::ABORTED
         }
+    }
+}
+
+/// `serve DIR`: the run folders under `dir`, on `listen`.
+fn serve_folder(dir: &std::path::Path, listen: SocketAddr) -> u8 {
+    let app = match crate::web::folder_router(dir) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let Some(runtime) = super::async_runtime() else {
+        return exit::ABORTED;
+    };
+    runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::bind(listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: cannot listen on {listen}: {e}");
+                return exit::USAGE;
+            }
+        };
+        let bound = listener.local_addr().unwrap_or(listen);
+        crate::stdout::line(format_args!(
+            "serving http://{bound}/ (read-only, the run folders under {})",
+            dir.display()
+        ));
+        serve_until_stopped(listener, app).await
     })
 }

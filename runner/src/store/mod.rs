@@ -9,6 +9,7 @@
 //! | `jsonl.rs` | reading an append-only JSON Lines file whose last line a kill may cut |
 //! | `journal.rs` | one JSON line per finished game: the local store |
 //! | `belongs.rs` | whether a journal line is one of this run's games (checked on resume) |
+//! | `tail.rs` | a journal read as it grows, by a reader that is not its writer |
 //! | `read_ahead.rs` | the journal parsed on a second thread while its entries are used |
 //! | `ending.rs` | how a run ended: status and exit code |
 //! | `finished.rs` | which games have finished, in memory that does not grow |
@@ -29,5 +30,6 @@ pub mod layout;
 pub mod meta;
 pub mod pg;
 pub(crate) mod read_ahead;
+pub(crate) mod tail;
 pub mod tracker;
 pub(crate) mod verify;

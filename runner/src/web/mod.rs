@@ -11,9 +11,11 @@
 //! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
 //! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
 //! | `error.rs` | failures as one line and a status code |
+//! | `folder/` | the same pages for the run folders under a local folder (`serve DIR`) |
 
 mod cache;
 mod error;
+mod folder;
 mod listing;
 mod pages;
 mod routes;
@@ -30,6 +32,8 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::store::pg::{Db, Target};
+
+pub(crate) use folder::router as folder_router;
 
 /// What the pages may load: their own script and JSON, nothing from another host, no
 /// inline script (a name that slipped through escaping could not run).

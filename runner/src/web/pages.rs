@@ -21,7 +21,7 @@ pub(crate) fn age(s: f64) -> String {
 }
 
 /// The LLR as a bar between its bounds: the span lower..upper, a mark at the LLR.
-fn llr_bar(llr: f64, lower: f64, upper: f64) -> String {
+pub(crate) fn llr_bar(llr: f64, lower: f64, upper: f64) -> String {
     const W: f64 = 120.0;
     let at = if upper > lower {
         ((llr - lower) / (upper - lower)).clamp(0.0, 1.0) * W

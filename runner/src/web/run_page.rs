@@ -29,7 +29,7 @@ const FIRST_GAMES: usize = 10;
 const FAULT_GAMES: usize = 10;
 
 /// Keeps the first [`FIRST_GAMES`] games and the first [`FAULT_GAMES`] ended by a fault.
-fn fewer_games(rows: &mut Vec<crate::output::report::games::GameRow>) {
+pub(crate) fn fewer_games(rows: &mut Vec<crate::output::report::games::GameRow>) {
     let (mut first, mut faults) = (0, 0);
     rows.retain(|g| {
         let (count, cap) = if g.fault {
@@ -43,7 +43,7 @@ fn fewer_games(rows: &mut Vec<crate::output::report::games::GameRow>) {
 }
 
 /// One figure of the live card, marked with its key (`data-k`) for tools and tests.
-fn figure(out: &mut String, key: &str, label: &str, value: &str, sub: &str) {
+pub(crate) fn figure(out: &mut String, key: &str, label: &str, value: &str, sub: &str) {
     let _ = write!(
         out,
         "<div class=\"kpi\" data-k=\"{key}\"><div class=\"label\">{}</div>\

@@ -68,7 +68,7 @@ pub struct GameList {
 }
 
 /// Picks the games to list while the journal is read.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct GamePicker {
     first: BTreeMap<u64, JournalEntry>,
     faulted: BTreeMap<u64, JournalEntry>,

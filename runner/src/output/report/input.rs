@@ -134,14 +134,16 @@ pub struct RunHead {
     sprt: Option<Sprt>,
 }
 
-/// The report's reading of the journal, one entry at a time.
-#[derive(Debug)]
-pub struct HeadReading<'a> {
-    replayer: Replayer<'a>,
+/// The report's reading of the journal, one entry at a time; kept and fed further as a
+/// journal grows (`serve` of a folder), its figures taken at any point by
+/// [`HeadReading::so_far`].
+#[derive(Clone, Debug)]
+pub struct HeadReading {
+    replayer: Replayer,
     picker: GamePicker,
 }
 
-impl HeadReading<'_> {
+impl HeadReading {
     /// The next entry of the journal.
     pub fn add(&mut self, entry: &JournalEntry) {
         self.replayer.add(entry);
@@ -153,6 +155,13 @@ impl HeadReading<'_> {
     #[must_use]
     pub fn finish(self, headers: &GameHeaders<'_>) -> (Replay, GameList) {
         (self.replayer.finish(), self.picker.finish(headers))
+    }
+
+    /// What [`HeadReading::finish`] gives for the entries read so far, the reading left
+    /// to go on.
+    #[must_use]
+    pub fn so_far(&self, headers: &GameHeaders<'_>) -> (Replay, GameList) {
+        self.clone().finish(headers)
     }
 }
 
@@ -267,7 +276,7 @@ impl RunHead {
 
     /// A reading of the journal: one streaming pass, memory flat however long the run.
     #[must_use]
-    pub fn reading(&self) -> HeadReading<'_> {
+    pub fn reading(&self) -> HeadReading {
         HeadReading {
             replayer: Replayer::new(&self.names, &self.pairings, self.sprt.as_ref()),
             picker: GamePicker::new(),

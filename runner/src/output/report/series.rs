@@ -63,25 +63,26 @@ pub struct Replay {
 /// Builds a [`Replay`] one journal entry at a time, so a report reads a journal of any
 /// length in constant memory. Each pairing keeps a point every `step` pairs; when it
 /// holds `2 * MIN_POINTS` points, every second one is dropped and its step doubles.
+/// It owns what it replays by, so that it can be kept and fed as a journal grows.
 #[derive(Clone, Debug)]
-pub struct Replayer<'a> {
+pub struct Replayer {
     jobs: Jobs,
-    pairings: &'a [(usize, usize)],
-    sprt: Option<&'a Sprt>,
+    pairings: Vec<(usize, usize)>,
+    sprt: Option<Sprt>,
     steps: Vec<u64>,
     last_pairs: Vec<u64>,
     replay: Replay,
 }
 
-impl<'a> Replayer<'a> {
+impl Replayer {
     /// `pairings` are engine indices as in the plan, `names` the engine names; the SPRT
     /// (if any) applies to the first pairing, as in the run.
     #[must_use]
-    pub fn new(names: &[String], pairings: &'a [(usize, usize)], sprt: Option<&'a Sprt>) -> Self {
+    pub fn new(names: &[String], pairings: &[(usize, usize)], sprt: Option<&Sprt>) -> Self {
         Replayer {
             jobs: Jobs::new(pairings.to_vec(), 0),
-            pairings,
-            sprt,
+            pairings: pairings.to_vec(),
+            sprt: sprt.copied(),
             steps: vec![1; pairings.len()],
             last_pairs: vec![0; pairings.len()],
             replay: Replay {
@@ -111,7 +112,7 @@ impl<'a> Replayer<'a> {
         if pairs > self.last_pairs[k] {
             self.last_pairs[k] = pairs;
             if pairs.is_multiple_of(self.steps[k]) {
-                let test = if k == 0 { self.sprt } else { None };
+                let test = if k == 0 { self.sprt.as_ref() } else { None };
                 let points = &mut replay.series[k];
                 points.push(Point::of(&tally, test));
                 if points.len() as u64 >= 2 * MIN_POINTS {
@@ -136,7 +137,7 @@ impl<'a> Replayer<'a> {
             if tally.penta.pairs() > 0
                 && points.last().map(|p| p.pairs) != Some(tally.penta.pairs())
             {
-                let test = if k == 0 { self.sprt } else { None };
+                let test = if k == 0 { self.sprt.as_ref() } else { None };
                 points.push(Point::of(&tally, test));
             }
         }

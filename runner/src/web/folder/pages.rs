@@ -1,0 +1,176 @@
+//! The pages of a served folder: the runs in it (as the database's runs page, a folder's
+//! path for an id), a run's live card above its report, and the workers page, which a
+//! folder has no workers for. Every name is escaped, every path in a link encoded.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::super::pages::{age, llr_bar, shown_verdict};
+use super::super::run_page::figure;
+use super::super::shell::page;
+use super::href;
+use super::watched::FolderStatus;
+use crate::output::report::{card, escape, fixed, signed};
+
+/// One run folder of the list.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct FolderEntry {
+    pub id: String,
+    /// When its `run.json` was written (the run started).
+    pub submitted_s_ago: f64,
+    /// Its state; `None` when it does not read (then `error` says why).
+    pub run: Option<FolderStatus>,
+    pub error: Option<String>,
+}
+
+/// The cells of a run's numbers: pairs, Elo, nElo, LLR, verdict.
+fn run_cells(s: &FolderStatus, out: &mut String) {
+    let llr = match (s.llr, s.llr_lower, s.llr_upper) {
+        (Some(llr), Some(lo), Some(hi)) => format!(
+            "{} <span class=\"meta\">{} ({}, {})</span>",
+            llr_bar(llr, lo, hi),
+            fixed(llr, 2),
+            fixed(lo, 2),
+            fixed(hi, 2)
+        ),
+        _ => "no SPRT".to_owned(),
+    };
+    let verdict = escape(&shown_verdict(s.verdict, &s.state).unwrap_or_else(|| s.status.clone()));
+    let _ = write!(
+        out,
+        "<td class=\"n\">{}/{}</td><td class=\"n\">{} &plusmn; {}</td>\
+         <td class=\"n\">{} &plusmn; {}</td><td>{llr}</td><td>{verdict}</td>",
+        s.pairs,
+        s.pairs_total,
+        signed(s.elo, 2),
+        fixed(s.elo_ci95, 2),
+        signed(s.nelo, 2),
+        fixed(s.nelo_ci95, 2),
+    );
+}
+
+/// The runs page of the folder `root` (shown as given).
+pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
+    let mut table = String::from(
+        "<table class=\"list\" id=\"runs\"><thead><tr><th>Run folder</th><th>Engines</th>\
+         <th>Pairs</th><th>Elo</th><th>nElo</th><th>LLR</th><th>Verdict</th>\
+         <th>Started</th></tr></thead><tbody>",
+    );
+    for e in entries {
+        let state = e.run.as_ref().map_or("?", |r| r.state.as_str());
+        let _ = write!(
+            table,
+            "<tr data-run=\"{}\"><td><a href=\"{}\">{}</a> <span class=\"meta\">{}</span></td><td>{}</td>",
+            escape(&e.id),
+            escape(&href(&e.id)),
+            escape(&e.id),
+            escape(state),
+            e.run.as_ref().map_or_else(String::new, |r| escape(&r.title)),
+        );
+        match (&e.run, &e.error) {
+            (Some(s), _) => run_cells(s, &mut table),
+            (None, why) => {
+                let why = why.as_deref().unwrap_or("does not read here");
+                let _ = write!(table, "<td colspan=\"5\">{}</td>", escape(why));
+            }
+        }
+        let _ = write!(
+            table,
+            "<td class=\"n\">{} ago</td></tr>",
+            age(e.submitted_s_ago)
+        );
+    }
+    if entries.is_empty() {
+        table.push_str("<tr><td colspan=\"8\">no run folders here</td></tr>");
+    }
+    table.push_str("</tbody></table>");
+    let mut body = format!(
+        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Runs in {}</h1></header>\n",
+        escape(root)
+    );
+    card(&mut body, "Run folders, open first", &table);
+    let open = entries
+        .iter()
+        .filter(|e| e.run.as_ref().is_some_and(|r| r.state == "open"))
+        .count();
+    page(
+        &format!("{open} open runs \u{b7} xq-runner"),
+        "/api/runs",
+        &body,
+    )
+}
+
+/// The live card of a folder's run.
+pub(crate) fn live_card(s: &FolderStatus) -> String {
+    let mut out =
+        String::from("<section class=\"card\" id=\"live-run\"><h2>Now</h2><div class=\"kpis\">");
+    figure(
+        &mut out,
+        "games",
+        "Games",
+        &s.games.to_string(),
+        &format!("{} of {} pairs", s.pairs, s.pairs_total),
+    );
+    figure(
+        &mut out,
+        "elo",
+        "Elo",
+        &format!("{} \u{b1} {}", signed(s.elo, 2), fixed(s.elo_ci95, 2)),
+        &format!(
+            "nElo {} \u{b1} {}",
+            signed(s.nelo, 2),
+            fixed(s.nelo_ci95, 2)
+        ),
+    );
+    match (s.llr, s.llr_lower, s.llr_upper) {
+        (Some(llr), Some(lo), Some(hi)) => figure(
+            &mut out,
+            "llr",
+            "LLR",
+            &fixed(llr, 2),
+            &format!("bounds {} and {}", fixed(lo, 2), fixed(hi, 2)),
+        ),
+        _ => figure(&mut out, "llr", "LLR", "n/a", "no SPRT"),
+    }
+    figure(
+        &mut out,
+        "verdict",
+        "Verdict",
+        &shown_verdict(s.verdict, &s.state).unwrap_or_else(|| "none".to_owned()),
+        &if s.status == s.state {
+            s.state.clone()
+        } else {
+            format!("{}: {}", s.state, s.status)
+        },
+    );
+    figure(
+        &mut out,
+        "journal",
+        "Journal",
+        &format!("{} lines", s.journal_lines),
+        "games.jsonl, read as it grows",
+    );
+    let link = escape(&href(&s.id));
+    let api = escape(&super::api_href(&s.id));
+    let _ = writeln!(
+        out,
+        "</div><p class=\"meta\">Every game: <a href=\"{link}/games.pgn\">games.pgn</a> &middot; \
+         <a href=\"{link}/games.jsonl\">games.jsonl</a> &middot; <a href=\"{api}\">JSON</a></p></section>"
+    );
+    out
+}
+
+/// The workers page: a folder's run is played by the runner that holds it.
+pub(crate) fn workers_page() -> String {
+    let mut body = String::from(
+        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Workers</h1></header>\n",
+    );
+    card(
+        &mut body,
+        "No workers",
+        "<p class=\"note\">These runs are folders: each is played by the <code>xq-runner run</code> \
+         that holds it, not by workers.</p>",
+    );
+    page("workers \u{b7} xq-runner", "/api/workers", &body)
+}

@@ -1,0 +1,134 @@
+//! What each path of a served folder answers. Reading a journal is file work: it runs
+//! on the blocking threads, never on the ones that answer.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use axum::extract::{Path, State};
+use axum::response::{Html, IntoResponse, Response};
+
+use super::super::error::WebError;
+use super::super::shell::live;
+use super::pages::{self, FolderEntry};
+use super::source::Folders;
+use super::stream;
+use crate::store::meta::RUN_FILE;
+
+type App = State<Arc<Folders>>;
+
+/// JSON of a value, as an answer.
+fn json(value: &impl serde::Serialize) -> Result<Response, WebError> {
+    let text = serde_json::to_string(value).map_err(|e| WebError::Failed(e.to_string()))?;
+    Ok(([("content-type", "application/json")], text).into_response())
+}
+
+/// `work` on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| WebError::Failed(format!("a request failed: {e}")))?
+}
+
+/// The runs under the served folder, open ones first, then by path.
+fn entries(folders: &Folders) -> Vec<FolderEntry> {
+    let mut entries: Vec<FolderEntry> = folders
+        .run_ids()
+        .into_iter()
+        .map(|id| {
+            let dir = folders.root().join(&id);
+            let submitted_s_ago = std::fs::metadata(dir.join(RUN_FILE))
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok())
+                .map_or(f64::NAN, |d| d.as_secs_f64());
+            let state = folders.watched(&id).and_then(|w| {
+                let mut w = w
+                    .lock()
+                    .map_err(|_| WebError::Failed("a request failed reading it".to_owned()))?;
+                w.state(&id)
+            });
+            let (run, error) = match state {
+                Ok(s) => (Some(s), None),
+                Err(e) => (None, Some(e.to_string())),
+            };
+            FolderEntry {
+                id,
+                submitted_s_ago,
+                run,
+                error,
+            }
+        })
+        .collect();
+    entries.sort_by_key(|e| e.run.as_ref().is_none_or(|r| r.state != "open"));
+    entries
+}
+
+/// `/`: the runs.
+pub(crate) async fn runs_page(State(folders): App) -> Result<Response, WebError> {
+    let root = folders.root().display().to_string();
+    let list = blocking(move || Ok(entries(&folders))).await?;
+    Ok(Html(pages::runs_page(&root, &list)).into_response())
+}
+
+/// `/api/runs`: the runs, each with its state.
+pub(crate) async fn runs_json(State(folders): App) -> Result<Response, WebError> {
+    json(&blocking(move || Ok(entries(&folders))).await?)
+}
+
+/// `/runs/{path}`: a run's page, or its `games.pgn` or `games.jsonl`.
+pub(crate) async fn run(
+    State(folders): App,
+    Path(path): Path<String>,
+) -> Result<Response, WebError> {
+    if let Some(id) = path.strip_suffix("/games.jsonl") {
+        let dir = folders.folder_of(id)?;
+        return Ok(stream::jsonl(&dir));
+    }
+    if let Some(id) = path.strip_suffix("/games.pgn") {
+        let dir = folders.folder_of(id)?;
+        return blocking(move || stream::pgn(&dir)).await;
+    }
+    let watched = folders.watched(&path)?;
+    let (report, state) = blocking(move || {
+        let mut w = watched
+            .lock()
+            .map_err(|_| WebError::Failed("a request failed reading it".to_owned()))?;
+        w.page(&path)
+    })
+    .await?;
+    let api = super::api_href(&state.id);
+    Ok(Html(live(
+        report.as_str().to_owned(),
+        &api,
+        &pages::live_card(&state),
+    ))
+    .into_response())
+}
+
+/// `/api/runs/{path}`: a run's state.
+pub(crate) async fn run_json(
+    State(folders): App,
+    Path(path): Path<String>,
+) -> Result<Response, WebError> {
+    let watched = folders.watched(&path)?;
+    let state = blocking(move || {
+        let mut w = watched
+            .lock()
+            .map_err(|_| WebError::Failed("a request failed reading it".to_owned()))?;
+        w.state(&path)
+    })
+    .await?;
+    json(&state)
+}
+
+/// `/workers`.
+pub(crate) async fn workers_page() -> Response {
+    Html(pages::workers_page()).into_response()
+}
+
+/// `/api/workers`: none.
+pub(crate) async fn workers_json() -> Result<Response, WebError> {
+    json(&Vec::<()>::new())
+}

@@ -1,0 +1,179 @@
+//! The served folder: which run folders are under it, what path names which, and each
+//! run followed as it is played (one [`Watched`] per run folder, kept between requests
+//! so that each reads only what its journal gained).
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::super::error::WebError;
+use super::watched::Watched;
+use crate::store::meta::RUN_FILE;
+
+/// How deep run folders are looked for (a scaling folder's points are one level down,
+/// a folder of such folders two).
+const DEPTH: usize = 3;
+
+/// The served folder and the runs followed in it.
+#[derive(Debug)]
+pub(crate) struct Folders {
+    /// Canonical: a path that leads elsewhere through a link is refused.
+    root: PathBuf,
+    watched: Mutex<HashMap<String, Arc<Mutex<Watched>>>>,
+}
+
+impl Folders {
+    /// The run folders under `root`.
+    ///
+    /// # Errors
+    /// One line when `root` is not a folder.
+    pub(crate) fn new(root: &Path) -> Result<Folders, String> {
+        let root = root
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", root.display()))?;
+        if !root.is_dir() {
+            return Err(format!("{}: not a folder", root.display()));
+        }
+        Ok(Folders {
+            root,
+            watched: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The served folder.
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The run folder `id` names (a path under the served folder, `/`-separated).
+    ///
+    /// # Errors
+    /// [`WebError::BadPath`] for a path that is not plainly under the served folder
+    /// (`..`, `.`, an empty part, a link leading out); [`WebError::NotFound`] when no
+    /// run is there.
+    pub(crate) fn folder_of(&self, id: &str) -> Result<PathBuf, WebError> {
+        let bad = || {
+            WebError::BadPath(format!(
+                "`{}` is not a folder under the served folder",
+                id.escape_debug()
+            ))
+        };
+        let relative = Path::new(id);
+        let plain = !id.is_empty()
+            && !id.contains(['\\', '\0'])
+            && id.split('/').all(|part| !part.is_empty())
+            && relative
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)));
+        if !plain {
+            return Err(bad());
+        }
+        let dir = match self.root.join(relative).canonicalize() {
+            Ok(dir) => dir,
+            Err(_) => return Err(self.gone(id)),
+        };
+        if !dir.starts_with(&self.root) {
+            return Err(bad());
+        }
+        if !dir.join(RUN_FILE).is_file() {
+            return Err(self.gone(id));
+        }
+        Ok(dir)
+    }
+
+    /// No run at `id` (any more): it is followed no longer.
+    fn gone(&self, id: &str) -> WebError {
+        if let Ok(mut watched) = self.watched.lock() {
+            watched.remove(id);
+        }
+        WebError::NotFound(format!("no run folder `{}` here", id.escape_debug()))
+    }
+
+    /// The run at `id`, followed from now on if it was not.
+    ///
+    /// # Errors
+    /// As [`Folders::folder_of`] and [`Watched::new`].
+    pub(crate) fn watched(&self, id: &str) -> Result<Arc<Mutex<Watched>>, WebError> {
+        let dir = self.folder_of(id)?;
+        let mut all = self
+            .watched
+            .lock()
+            .map_err(|_| WebError::Failed("a request failed while reading runs".to_owned()))?;
+        if let Some(w) = all.get(id) {
+            return Ok(Arc::clone(w));
+        }
+        let w = Arc::new(Mutex::new(Watched::new(&dir)?));
+        all.insert(id.to_owned(), Arc::clone(&w));
+        Ok(w)
+    }
+
+    /// The paths of the run folders under the served folder, by name (hidden folders
+    /// and folders whose name is not UTF-8 left out: no path of a page names them).
+    pub(crate) fn run_ids(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        find(&self.root, "", DEPTH, &mut ids);
+        ids
+    }
+}
+
+fn find(dir: &Path, prefix: &str, depth: usize, ids: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    for name in names {
+        let id = format!("{prefix}{name}");
+        let path = dir.join(&name);
+        if path.join(RUN_FILE).is_file() {
+            ids.push(id);
+        } else if depth > 1 {
+            find(&path, &format!("{id}/"), depth - 1, ids);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_run_folders_under_the_root_can_be_named() {
+        let base = tempfile::tempdir().expect("temp dir");
+        let root = base.path().join("out");
+        for run in ["a", "scaling/p1", "outside"] {
+            let dir = if run == "outside" {
+                base.path().join(run)
+            } else {
+                root.join(run)
+            };
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join(RUN_FILE), "{}").expect("write");
+        }
+        std::fs::create_dir_all(root.join(".hidden")).expect("mkdir");
+        std::fs::write(root.join(".hidden").join(RUN_FILE), "{}").expect("write");
+        std::os::unix::fs::symlink(base.path().join("outside"), root.join("link"))
+            .expect("symlink");
+        let folders = Folders::new(&root).expect("a folder");
+        assert_eq!(folders.run_ids(), ["a", "scaling/p1"]);
+        assert!(folders.folder_of("a").is_ok());
+        assert!(folders.folder_of("scaling/p1").is_ok());
+        for bad in ["../outside", "a/..", "./a", "", "/a", "a//b", "a/", "link"] {
+            assert!(
+                matches!(folders.folder_of(bad), Err(WebError::BadPath(_))),
+                "{bad}"
+            );
+        }
+        for missing in ["b", "scaling", "a/b"] {
+            assert!(
+                matches!(folders.folder_of(missing), Err(WebError::NotFound(_))),
+                "{missing}"
+            );
+        }
+    }
+}
