@@ -5,6 +5,7 @@
 
 pub mod fleet;
 pub mod pg;
+pub mod web;
 
 use std::path::PathBuf;
 
