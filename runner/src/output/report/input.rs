@@ -163,6 +163,13 @@ impl HeadReading {
     pub fn so_far(&self, headers: &GameHeaders<'_>) -> (Replay, GameList) {
         self.clone().finish(headers)
     }
+
+    /// The replay of the entries read so far, without the games listed (whose PGN is
+    /// most of the cost of [`HeadReading::so_far`]).
+    #[must_use]
+    pub fn replay_so_far(&self) -> Replay {
+        self.replayer.clone().finish()
+    }
 }
 
 impl RunHead {

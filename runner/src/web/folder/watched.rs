@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::super::error::WebError;
 use crate::output::pgn_headers::GameHeaders;
+use crate::output::report::games::GameList;
 use crate::output::report::{render, Facts, HeadReading, ReportError, RunHead, RunInput};
 use crate::stats::Verdict;
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
@@ -111,11 +112,16 @@ impl Watched {
     }
 
     /// The run as it is now: its journal read to its end, with `run.json` and
-    /// `summary.json` read again (a run that ended wrote the latter).
-    fn now(&mut self) -> Result<RunInput, WebError> {
+    /// `summary.json` read again (a run that ended wrote the latter); the games the
+    /// page lists only `with_games` (writing their PGN is most of the cost).
+    fn now(&mut self, with_games: bool) -> Result<RunInput, WebError> {
         let head = RunHead::read(&self.dir).map_err(report_error)?;
         self.catch_up(&head)?;
-        let (replay, games) = self.reading.so_far(&self.headers);
+        let (replay, games) = if with_games {
+            self.reading.so_far(&self.headers)
+        } else {
+            (self.reading.replay_so_far(), GameList::default())
+        };
         let input = head.into_input(replay, games);
         if self.pairs_total.is_none() {
             let planned = crate::config::parse_stored("run.json", &input.meta.config)
@@ -130,7 +136,7 @@ impl Watched {
     /// # Errors
     /// As [`Watched::new`]; [`WebError::Failed`] naming a journal line that is no game.
     pub(crate) fn state(&mut self, id: &str) -> Result<FolderStatus, WebError> {
-        let input = self.now()?;
+        let input = self.now(false)?;
         Ok(self.status_of(id, &input))
     }
 
@@ -175,14 +181,17 @@ impl Watched {
     /// # Errors
     /// As [`Watched::state`].
     pub(crate) fn page(&mut self, id: &str) -> Result<(Arc<String>, FolderStatus), WebError> {
-        let mut input = self.now()?;
-        let state = self.status_of(id, &input);
+        let state = self.state(id)?;
         let key = (self.tail.lines(), state.status.clone());
         if let Some((lines, status, page)) = &self.drawn {
             if (*lines, status) == (key.0, &key.1) {
                 return Ok((Arc::clone(page), state));
             }
         }
+        let mut input = self.now(true)?;
+        // The journal may have grown since: the card and the report of the same lines.
+        let state = self.status_of(id, &input);
+        let key = (self.tail.lines(), state.status.clone());
         super::super::run_page::fewer_games(&mut input.games.rows);
         // Its PGN is streamed from the journal under the run's path.
         input.has_pgn = true;
