@@ -1,5 +1,5 @@
-//! What each path of a served folder answers. Reading a journal is file work: it runs
-//! on the blocking threads, never on the ones that answer.
+//! What each path of a served folder answers. Reading a run's files is file work: it
+//! runs on the blocking threads, never on the ones that answer.
 
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -43,12 +43,7 @@ fn entries(folders: &Folders) -> Vec<FolderEntry> {
                 .ok()
                 .and_then(|t| SystemTime::now().duration_since(t).ok())
                 .map_or(f64::NAN, |d| d.as_secs_f64());
-            let state = folders.watched(&id).and_then(|w| {
-                let mut w = w
-                    .lock()
-                    .map_err(|_| WebError::Failed("a request failed reading it".to_owned()))?;
-                w.state(&id)
-            });
+            let state = folders.with_run(&id, |w| w.state(&id));
             let (run, error) = match state {
                 Ok(s) => (Some(s), None),
                 Err(e) => (None, Some(e.to_string())),
@@ -90,14 +85,7 @@ pub(crate) async fn run(
         let dir = folders.folder_of(id)?;
         return blocking(move || stream::pgn(&dir)).await;
     }
-    let watched = folders.watched(&path)?;
-    let (report, state) = blocking(move || {
-        let mut w = watched
-            .lock()
-            .map_err(|_| WebError::Failed("a request failed reading it".to_owned()))?;
-        w.page(&path)
-    })
-    .await?;
+    let (report, state) = blocking(move || folders.with_run(&path, |w| w.page(&path))).await?;
     let api = super::api_href(&state.id);
     Ok(Html(live(
         report.as_str().to_owned(),
@@ -112,15 +100,7 @@ pub(crate) async fn run_json(
     State(folders): App,
     Path(path): Path<String>,
 ) -> Result<Response, WebError> {
-    let watched = folders.watched(&path)?;
-    let state = blocking(move || {
-        let mut w = watched
-            .lock()
-            .map_err(|_| WebError::Failed("a request failed reading it".to_owned()))?;
-        w.state(&path)
-    })
-    .await?;
-    json(&state)
+    json(&blocking(move || folders.with_run(&path, |w| w.state(&path))).await?)
 }
 
 /// `/workers`.

@@ -89,11 +89,24 @@ impl Folders {
         WebError::NotFound(format!("no run folder `{}` here", id.escape_debug()))
     }
 
-    /// The run at `id`, followed from now on if it was not.
+    /// `work` done on the run at `id` (blocking: it reads the run's files).
     ///
     /// # Errors
-    /// As [`Folders::folder_of`] and [`Watched::new`].
-    pub(crate) fn watched(&self, id: &str) -> Result<Arc<Mutex<Watched>>, WebError> {
+    /// As [`Folders::folder_of`] and [`Watched::new`], and `work`'s.
+    pub(crate) fn with_run<T>(
+        &self,
+        id: &str,
+        work: impl FnOnce(&mut Watched) -> Result<T, WebError>,
+    ) -> Result<T, WebError> {
+        let watched = self.watched(id)?;
+        let mut w = watched
+            .lock()
+            .map_err(|_| WebError::Failed("a request failed while reading it".to_owned()))?;
+        work(&mut w)
+    }
+
+    /// The run at `id`, followed from now on if it was not.
+    fn watched(&self, id: &str) -> Result<Arc<Mutex<Watched>>, WebError> {
         let dir = self.folder_of(id)?;
         let mut all = self
             .watched
