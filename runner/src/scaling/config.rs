@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::config::locate::{line_at, line_of};
-use crate::config::{ConfigError, Loaded, Override};
+use crate::config::{parse_shared, ConfigError, EngineCount, Loaded, Override};
 use crate::game::TimeControl;
 
 /// The kinds of setting a list may hold (the `[time]` limits it replaces).
@@ -264,7 +264,6 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<ScalingPl
             ));
         }
     }
-    let rest = crate::config::locate::without_table(text, "scaling");
     let mut points = Vec::with_capacity(list.len());
     let mut root: Option<PathBuf> = None;
     // A depth under a clock: setting `time.depth` alone would replace the clock (one
@@ -285,7 +284,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<ScalingPl
             all.push(Override::flag(label, s.assignment.clone()));
             all
         };
-        let mut loaded = crate::config::parse(name, &rest, &all)?;
+        let mut loaded = parse_shared(name, text, "scaling", EngineCount::ForKind, &all)?;
         if loaded.plan.output.pgnout.is_some() {
             return Err(error(name, line_of(text, &["output", "pgnout"]), "output.pgnout", "a scaling run keeps each point's games.pgn in the point's folder: remove output.pgnout".to_owned()));
         }

@@ -12,7 +12,8 @@ use super::folder::{self, ScalingError, StoredPlan};
 use super::report::{page, REPORT_HTML};
 use super::results::{collect, has_verdict, table, RESULTS_FILE};
 use crate::exit;
-use crate::schedule::{folder::Start as FolderStart, Start};
+use crate::schedule::Start;
+use crate::store::folder::FolderUse;
 
 /// How the scaling folder is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +100,9 @@ fn session(
     ));
     let start = Start {
         folder: if folder::started(dir) {
-            FolderStart::Resume
+            FolderUse::Resume
         } else {
-            FolderStart::New
+            FolderUse::New
         },
         shard: None,
     };

@@ -10,8 +10,9 @@ use thiserror::Error;
 
 use super::config::{Kind, Point, ScalingPlan};
 use crate::config::{ConfigError, Override};
-use crate::schedule::folder_lock::{FolderLock, LOCK_FILE};
 use crate::schedule::tournament::RunError;
+use crate::store::folder::{RunFolder, Workload};
+use crate::store::folder_lock::LOCK_FILE;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
 use crate::store::meta::RUN_FILE;
 
@@ -210,7 +211,7 @@ pub fn check_new(root: &Path) -> Result<(), ScalingError> {
             ),
         ));
     }
-    crate::schedule::folder::check_new(root)?;
+    RunFolder::check_new(root, Workload::Run).map_err(RunError::OutputDir)?;
     Ok(())
 }
 
@@ -218,9 +219,9 @@ pub fn check_new(root: &Path) -> Result<(), ScalingError> {
 ///
 /// # Errors
 /// [`ScalingError`] when it cannot be created or another runner holds it.
-pub fn lock(root: &Path) -> Result<FolderLock, ScalingError> {
+pub(crate) fn lock(root: &Path) -> Result<RunFolder, ScalingError> {
     std::fs::create_dir_all(root).map_err(|e| folder(root, format!("cannot be created: {e}")))?;
-    FolderLock::take(root).map_err(|e| RunError::OutputDir(e).into())
+    RunFolder::open(root).map_err(|e| RunError::OutputDir(e).into())
 }
 
 /// Whether a point has started: its folder holds a run.
@@ -244,8 +245,8 @@ pub fn clear_unstarted(dir: &Path) -> Result<(), ScalingError> {
         .filter_map(Result::ok)
         .all(|e| e.file_name() == LOCK_FILE);
     if only_lock {
-        let lock = FolderLock::take(dir).map_err(RunError::OutputDir)?;
-        drop(lock);
+        let held = RunFolder::open(dir).map_err(RunError::OutputDir)?;
+        drop(held);
         std::fs::remove_file(dir.join(LOCK_FILE)).map_err(|e| folder(dir, e))?;
     }
     Ok(())

@@ -4,7 +4,6 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `folder.rs`, `folder_lock.rs` | the old paths into `store::folder` that `scaling/` and `cli/fastchess` still use |
 //! | `own_files.rs` | the files a run owns, which `output.pgnout` may not name |
 //! | `ending.rs` | how a run ends: verdicts, the gate, fault limits |
 //! | `preflight.rs` | every engine started once before a run: a bad command stops it, unknown options are warned of |
@@ -12,8 +11,6 @@
 
 pub mod ending;
 pub mod errors;
-pub mod folder;
-pub(crate) mod folder_lock;
 pub mod own_files;
 pub mod preflight;
 pub mod tournament;

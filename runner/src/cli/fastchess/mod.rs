@@ -21,7 +21,8 @@ pub(crate) use self::translate::{translate, Mode};
 
 use crate::config;
 use crate::exit;
-use crate::schedule::{folder, Start};
+use crate::schedule::Start;
+use crate::store::folder::FolderUse;
 
 /// What `-help` prints.
 const HELP: &str = "\
@@ -143,9 +144,9 @@ pub fn run(words: &[OsString]) -> u8 {
         Mode::Play { resume } => {
             let start = Start {
                 folder: if resume {
-                    folder::Start::Resume
+                    FolderUse::Resume
                 } else {
-                    folder::Start::New
+                    FolderUse::New
                 },
                 shard: None,
             };
