@@ -1,9 +1,10 @@
 //! `docs/fastchess-flags.md` against the flag table and the translator: the doc's table
 //! is the table's rows as Markdown, its list of refusals is [`REFUSED`], every flag of
 //! the table reaches an arm of the translator (none is "unknown"), and each row's example
-//! sets the config keys the row names. A flag added to the code without the table, to
-//! the table without the doc, or a key that the code and the table name differently,
-//! fails here.
+//! sets the config keys the row names; `-help`'s text names only flags the table reads,
+//! and every flag and parameter of a row that sets a key. A flag added to the code
+//! without the table, to the table without the doc, or a key that the code and the
+//! table name differently, fails here.
 
 use super::args::{split, Flag};
 use super::flag_table::{is_known, known_flags, markdown, Row, MODES, REFUSED, ROWS};
@@ -165,4 +166,58 @@ fn every_flag_of_the_table_is_read_and_no_other() {
         verdict("-nosuchflag"),
         Err("-nosuchflag: unknown flag (xq-runner -help lists them)".to_owned())
     );
+}
+
+/// The words of `-help`'s text, without the punctuation around them.
+fn help_words() -> Vec<&'static str> {
+    super::HELP
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c| matches!(c, '(' | ')' | ',')))
+        .collect()
+}
+
+/// The `key=` parameters a row's usage writes (`name=NAME` gives `name=`).
+fn parameters(row: &Row) -> Vec<&'static str> {
+    row.usage
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .flat_map(str::split_whitespace)
+        .filter_map(|word| {
+            let (key, _) = word.split_once('=')?;
+            let plain = !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            plain.then(|| &word[..=key.len()])
+        })
+        .collect()
+}
+
+#[test]
+fn the_help_names_only_flags_the_table_reads_and_every_one_that_sets_a_key() {
+    let words = help_words();
+    for word in &words {
+        let flag = word.starts_with('-')
+            && word[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '-');
+        if flag {
+            assert!(
+                is_known(word),
+                "-help names {word}, which the table does not read"
+            );
+        }
+    }
+    // Rows without a key (flags accepted as no-ops, `-quick`, `-help`) may be left out.
+    for row in ROWS.iter().filter(|row| !row.key.is_empty()) {
+        for flag in row.flags {
+            assert!(words.contains(flag), "-help does not name {flag}");
+        }
+        for parameter in parameters(row) {
+            assert!(
+                words.iter().any(|word| word.starts_with(parameter)),
+                "-help does not name {parameter} ({})",
+                row.usage
+            );
+        }
+    }
 }
