@@ -4,7 +4,7 @@
 //! game itself with [`xq_core::rules`], and turns the results into Elo,
 //! nElo, LOS and SPRT verdicts on pentanomial pair counts.
 
-pub mod atomic_file;
+pub(crate) mod atomic_file;
 pub(crate) mod bisect;
 pub mod cli;
 pub mod client;
@@ -15,12 +15,12 @@ mod fnv;
 pub mod game;
 pub mod openings;
 pub mod output;
-pub mod play;
+pub(crate) mod play;
 pub(crate) mod scaling;
-pub mod schedule;
+pub(crate) mod schedule;
 pub mod signals;
 pub mod stats;
-pub mod stdout;
+pub(crate) mod stdout;
 pub mod store;
 pub mod tune;
 pub(crate) mod web;

@@ -279,14 +279,14 @@ pub fn play(
         .as_ref()
         .map(|p| crate::output::pgnout::base(p, &output.dir, start.folder == FolderUse::Resume));
     match runtime.block_on(crate::schedule::run(loaded, start)) {
-        Ok(outcome) => {
+        Ok(code) => {
             if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
                 if let Err(e) = crate::output::pgnout::deliver(p, &output.dir, base) {
                     eprintln!("error: {e}");
                     return exit::ABORTED;
                 }
             }
-            outcome.exit_code
+            code
         }
         Err(e) => {
             eprintln!("error: {e}");

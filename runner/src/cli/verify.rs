@@ -3,6 +3,7 @@
 //! by worker. Exit 0 when every ending follows, 1 when some do not, 2 on bad input.
 
 use clap::Args;
+use thiserror::Error;
 
 use crate::exit;
 use crate::fleet::verify::verify;
@@ -29,21 +30,22 @@ pub fn run(args: &VerifyArgs) -> u8 {
         Err(code) => return code,
     };
     runtime.block_on(async {
-        let result = match Db::open(&target).await {
-            Ok(db) => verify(&db, args.id).await,
-            Err(e) => Err(e.to_string()),
-        };
-        match result {
-            Ok(verified) => {
-                if args.json {
-                    crate::stdout::line(format_args!(
-                        "{}",
-                        serde_json::to_string_pretty(&verified).unwrap_or_default()
-                    ));
-                } else {
-                    crate::stdout::line(verified.to_text().trim_end());
-                }
-                if verified.findings.is_empty() {
+        let shown = match Db::open(&target).await {
+            Ok(db) => verify(&db, args.id).await.map_err(VerifyError::Db),
+            Err(e) => Err(VerifyError::Db(e.to_string())),
+        }
+        .and_then(|verified| {
+            let text = if args.json {
+                serde_json::to_string_pretty(&verified)?
+            } else {
+                verified.to_text().trim_end().to_owned()
+            };
+            Ok((text, verified.findings.is_empty()))
+        });
+        match shown {
+            Ok((text, all_follow)) => {
+                crate::stdout::line(text);
+                if all_follow {
                     exit::OK
                 } else {
                     exit::H0
@@ -55,4 +57,15 @@ pub fn run(args: &VerifyArgs) -> u8 {
             }
         }
     })
+}
+
+/// Why `verify` gives no answer.
+#[derive(Debug, Error)]
+enum VerifyError {
+    /// The database cannot be reached, or holds no such run.
+    #[error("{0}")]
+    Db(String),
+    /// The findings cannot be written as JSON (never printed empty instead).
+    #[error("cannot write the findings as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }

@@ -36,7 +36,7 @@ mod check;
 mod error;
 mod fields;
 mod format;
-pub mod generate;
+pub(crate) mod generate;
 mod line;
 mod lines;
 mod opening;

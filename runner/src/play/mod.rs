@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-pub mod engines;
-pub mod pool;
+pub(crate) mod engines;
+pub(crate) mod pool;
 
 /// Whether a workload's pairs may go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -106,8 +106,7 @@ fn session(
         },
         shard: None,
     };
-    let outcome = runtime.block_on(crate::schedule::run(&loaded, start))?;
-    Ok(outcome.exit_code)
+    Ok(runtime.block_on(crate::schedule::run(&loaded, start))?)
 }
 
 /// The worst of the points' ends: 4 aborted, else 1 (H0 or a failed gate), else 3 (no

@@ -9,10 +9,10 @@
 //! | `preflight.rs` | every engine started once before a run: a bad command stops it, unknown options are warned of |
 //! | `tournament.rs` | the coordinator |
 
-pub mod ending;
-pub mod errors;
-pub mod own_files;
-pub mod preflight;
-pub mod tournament;
+pub(crate) mod ending;
+pub(crate) mod errors;
+pub(crate) mod own_files;
+pub(crate) mod preflight;
+pub(crate) mod tournament;
 
 pub use tournament::{run, Start};

@@ -91,14 +91,6 @@ impl Start {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Debug)]
-pub struct RunOutcome {
-    pub exit_code: u8,
-    pub status: String,
-    pub output_dir: PathBuf,
-}
-
 /// Loads the openings, checking every line (a run's first step, and all a dry run
 /// does with them).
 ///
@@ -231,13 +223,14 @@ pub fn played_so_far(
     Ok((tracker, good_len))
 }
 
-/// Plays (or resumes, or extends) a local run.
+/// Plays (or resumes, or extends) a local run, and returns the exit code of its ending
+/// (what it ended with is printed and stored in `run.json`).
 ///
 /// # Errors
 /// [`RunError`] when the run cannot start: bad openings, an output folder that holds
 /// another run or cannot be written, an engine that does not start. Nothing has been
 /// started or written then.
-pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> {
+pub async fn run(loaded: &Loaded, start: Start) -> Result<u8, RunError> {
     let plan = &loaded.plan;
     let dir = plan.output.dir.clone();
     let journal_path = dir.join(JOURNAL_FILE);
@@ -322,11 +315,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<RunOutcome, RunError> 
             dir.display()
         ));
     }
-    Ok(RunOutcome {
-        exit_code: session.ending.exit_code(),
-        status: session.ending.to_string(),
-        output_dir: dir,
-    })
+    Ok(session.ending.exit_code())
 }
 
 /// One session of play: from the start (or resume) until every pair is played or the

@@ -17,7 +17,7 @@
 //! # Ok::<(), xq_runner::stats::SprtError>(())
 //! ```
 
-pub mod brent;
+pub(crate) mod brent;
 pub(crate) mod counts;
 pub(crate) mod dist;
 pub(crate) mod elo;

@@ -18,7 +18,7 @@
 //! | `folder.rs` | a workload's output folder: checked, created or reopened, its record |
 //! | `folder_lock.rs` | one runner at a time in a folder (`run.lock`) |
 
-pub mod artifact;
+pub(crate) mod artifact;
 pub(crate) mod belongs;
 pub mod ending;
 pub(crate) mod finished;

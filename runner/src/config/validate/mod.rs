@@ -5,7 +5,7 @@
 
 mod adjudication;
 mod choice;
-pub mod defaults;
+pub(crate) mod defaults;
 mod engines;
 mod faults;
 mod openings;

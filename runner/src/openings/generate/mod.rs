@@ -25,10 +25,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-pub use analyst::{Analyst, Searched};
-pub use choice::{line_seed, pick_distinct, pick_weighted, uniform_in, weight};
 pub use pool::{generate, Generated, Stats};
-pub use sampler::{sample_line, LineOutcome};
 pub use writer::{render_header, write_suite, Provenance};
 
 use super::Opening;

@@ -27,13 +27,13 @@
 
 mod charts;
 mod facts;
-pub mod games;
+pub(crate) mod games;
 mod games_html;
 mod html;
 mod input;
 mod markdown;
 mod over_clock_html;
-pub mod series;
+pub(crate) mod series;
 pub(crate) mod svg;
 
 use std::path::{Path, PathBuf};

@@ -145,25 +145,24 @@ impl Replayer {
     }
 }
 
-/// Replays a list of journal entries (see [`Replayer`]).
-#[must_use]
-pub fn replay(
-    entries: &[JournalEntry],
-    names: &[String],
-    pairings: &[(usize, usize)],
-    sprt: Option<&Sprt>,
-) -> Replay {
-    let mut replayer = Replayer::new(names, pairings, sprt);
-    for entry in entries {
-        replayer.add(entry);
-    }
-    replayer.finish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Outcome;
+
+    /// Replays a list of journal entries (see [`Replayer`]).
+    fn replay(
+        entries: &[JournalEntry],
+        names: &[String],
+        pairings: &[(usize, usize)],
+        sprt: Option<&Sprt>,
+    ) -> Replay {
+        let mut replayer = Replayer::new(names, pairings, sprt);
+        for entry in entries {
+            replayer.add(entry);
+        }
+        replayer.finish()
+    }
 
     #[test]
     fn a_pair_counts_when_both_games_are_in() {

@@ -10,14 +10,14 @@
 //! the run's row lock, so every batch's games and their count commit together or not at
 //! all, and no worker can set a count or a verdict.
 
-pub mod artifacts;
-pub mod batches;
+pub(crate) mod artifacts;
+pub(crate) mod batches;
 pub mod connect;
-pub mod reader;
-pub mod runs;
-pub mod schema;
-pub mod tune;
-pub mod workers;
+pub(crate) mod reader;
+pub(crate) mod runs;
+pub(crate) mod schema;
+pub(crate) mod tune;
+pub(crate) mod workers;
 
 use std::sync::Arc;
 
