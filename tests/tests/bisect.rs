@@ -63,6 +63,40 @@ fn series(dir: &Path, first_bad: usize, extra: &str) -> Vec<String> {
         .collect()
 }
 
+/// The builds of [`series`] again in `dir/slow`, each 3 ms slower a move, so that a
+/// kill lands inside step 1.
+fn slow_series(dir: &Path, first_bad: usize) -> Vec<String> {
+    let slow_dir = dir.join("slow");
+    std::fs::create_dir_all(&slow_dir).expect("slow folder");
+    series(&slow_dir, first_bad, "--move-ms 3")
+}
+
+/// Starts `xq-runner args`, waits until `ready` gives a value (at most 120 s, else
+/// fails saying `never`), kills the runner with SIGKILL, and returns the value.
+fn kill_when<T>(args: &[&str], never: &str, mut ready: impl FnMut() -> Option<T>) -> T {
+    let mut child = Command::new(bin("xq-runner"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start bisect");
+    let began = Instant::now();
+    let value = loop {
+        if let Some(value) = ready() {
+            break value;
+        }
+        assert!(began.elapsed() < Duration::from_secs(120), "{never}");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "bisect ended early"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reap");
+    value
+}
+
 fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt as _;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
@@ -358,35 +392,17 @@ fn a_bisection_killed_mid_step_resumes_to_the_same_steps_and_games() {
     let (code, stdout, _) = runner(&bisect_args(&cfg, &reference, &builds));
     assert_eq!(code, 0, "{stdout}");
     // The same builds, moving slower, so that the kill lands inside step 1.
-    let slow_dir = dir.join("slow");
-    std::fs::create_dir_all(&slow_dir).expect("slow folder");
-    let slow = series(&slow_dir, k, "--move-ms 3");
+    let slow = slow_series(dir, k);
     let out = dir.join("out");
-    let mut child = Command::new(bin("xq-runner"))
-        .args(bisect_args(&cfg, &out, &slow))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start bisect");
     let journal = out.join("step-01/games.jsonl");
-    let began = Instant::now();
-    loop {
-        let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
-        if lines >= 3 {
-            break;
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(120),
-            "step 1 never played 3 games"
-        );
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "bisect ended early"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reap");
+    kill_when(
+        &bisect_args(&cfg, &out, &slow),
+        "step 1 never played 3 games",
+        || {
+            let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
+            (lines >= 3).then_some(())
+        },
+    );
     assert_eq!(state(&out)["steps"].as_array().map(Vec::len), Some(1));
     let (code, stdout, stderr) = runner(&["resume", text(&out)]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
@@ -506,46 +522,22 @@ fn with_db_each_step_is_a_run_a_worker_plays_and_a_killed_bisector_resumes_witho
         &["--wait", "--concurrency", "1", "--cache", text(&cache)],
     );
     // The builds move slower, so that the kill lands while step 1's run plays.
-    let slow_dir = dir.join("slow");
-    std::fs::create_dir_all(&slow_dir).expect("slow folder");
-    let slow = series(&slow_dir, k, "--move-ms 3");
+    let slow = slow_series(dir, k);
     let out = dir.join("out");
     let url = cluster.url("xq_owner");
     let mut args = bisect_args(&cfg, &out, &slow);
     args.extend(["--db", &url, "--batch-pairs", "1"]);
-    let mut bisector = Command::new(bin("xq-runner"))
-        .args(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start bisect");
-    let began = Instant::now();
-    let run_of_step_1 = loop {
+    let run_of_step_1 = kill_when(&args, "step 1's run never played 2 games", || {
         let s = std::fs::read_to_string(out.join("bisect.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok());
         let id = s
             .as_ref()
             .filter(|s| s["submitted"]["step"] == 1)
-            .and_then(|s| s["submitted"]["run"].as_i64());
-        if let Some(id) = id {
-            let games = cluster.sql(&format!("SELECT games_done FROM xq.runs WHERE id = {id}"));
-            if games.parse::<u64>().unwrap_or(0) >= 2 {
-                break id;
-            }
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(120),
-            "step 1's run never played 2 games"
-        );
-        assert!(
-            bisector.try_wait().expect("wait").is_none(),
-            "bisect ended early"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    bisector.kill().expect("SIGKILL");
-    bisector.wait().expect("reap");
+            .and_then(|s| s["submitted"]["run"].as_i64())?;
+        let games = cluster.sql(&format!("SELECT games_done FROM xq.runs WHERE id = {id}"));
+        (games.parse::<u64>().unwrap_or(0) >= 2).then_some(id)
+    });
     assert_eq!(state(&out)["steps"].as_array().map(Vec::len), Some(1));
     assert_eq!(
         state(&out)["steps"][0]["run"].as_i64(),

@@ -15,62 +15,15 @@ use std::process::{Child, Command};
 
 use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
-use common::{fault_engine, mainlines, runner, scratch};
+use common::{fault_engine, mainlines, runner, scratch, tune_config, TUNE_BEST};
 use serde_json::Value;
 use xq_runner::fleet::tune_run::TuneState;
 use xq_runner::tune::iteration::{assign, update};
 use xq_runner::tune::journal::Record;
 use xq_runner::tune::spsa::IterationRng;
 
-/// The best `skill` of the tune engine in these tests.
-const BEST: f64 = 70.0;
-
-fn tune_engine() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_tune-engine"))
-}
-
 fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
-}
-
-/// A tune of the tune engine's `skill` from `start` (as tests/tune.rs writes it), with
-/// `engine_args` added to the engine's command; `param` replaces the parameter table.
-fn config(dir: &Path, pairs: u32, start: f64, engine_args: &str, param: Option<&str>) -> PathBuf {
-    let engine = tune_engine().display().to_string();
-    let default_param = format!(
-        "[[tune.param]]\nname = \"skill\"\nstart = {start}\nmin = 0\nmax = 100\nc_end = 8\nr_end = 0.05\n"
-    );
-    let text = format!(
-        r#"[tournament]
-concurrency = 2
-seed = 5
-
-[time]
-movetime = "1ms"
-
-[rules]
-move_limit = 60
-
-[adjudication]
-max_plies = 150
-
-[output]
-dir = "{out}"
-
-[[engine]]
-name = "te"
-command = ["{engine}"{engine_args}, "--best", "{BEST}"]
-
-[tune]
-pairs = {pairs}
-
-{param}"#,
-        out = dir.join("out").display(),
-        param = param.unwrap_or(&default_param),
-    );
-    let file = dir.join("tune.toml");
-    std::fs::write(&file, text).expect("write config");
-    file
 }
 
 fn number(cluster: &Cluster, sql: &str) -> i64 {
@@ -115,7 +68,7 @@ fn read_json(file: &Path) -> Value {
 fn two_workers_tune_a_far_start_close_to_the_best_value() {
     let dir = scratch("fleet-tune");
     let pairs = 200;
-    let cfg = config(dir.path(), pairs, 15.0, "", None);
+    let cfg = tune_config(dir.path(), pairs, 15.0, "", "", None);
     let cluster = fleet();
     let id = submit(&cluster, &cfg, &["--batch-pairs", "2"]);
     let workers: Vec<Child> = (0..2)
@@ -141,8 +94,8 @@ fn two_workers_tune_a_far_start_close_to_the_best_value() {
     let skill = state["params"][0]["value"].as_f64().expect("theta");
     // Measured: 9 such runs ended at 67.5 to 73.3 (docs/tuning.md).
     assert!(
-        (skill - BEST).abs() < 10.0,
-        "{pairs} pairs from 15 on two workers should end near {BEST}, ended at {skill}"
+        (skill - TUNE_BEST).abs() < 10.0,
+        "{pairs} pairs from 15 on two workers should end near {TUNE_BEST}, ended at {skill}"
     );
     let (code, out, err) = runner(&["status", "--db", &cluster.url("xq_worker"), &id]);
     assert_eq!(code, 0, "{out}{err}");
@@ -161,7 +114,7 @@ fn two_workers_tune_a_far_start_close_to_the_best_value() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     let local = scratch("fleet-tune-local");
-    let local_cfg = config(local.path(), 6, 15.0, "", None);
+    let local_cfg = tune_config(local.path(), 6, 15.0, "", "", None);
     let (code, out, err) = runner(&["tune", path(&local_cfg)]);
     assert_eq!(code, 0, "{out}{err}");
     let summary = read_json(&reported.join("tune.json"));
@@ -218,7 +171,7 @@ fn a_worker_killed_mid_batch_loses_no_iteration_and_doubles_none() {
     let dir = scratch("fleet-tune-kill");
     let pairs = 16;
     // Slow moves, so that the kill comes in the middle of a batch.
-    let cfg = config(dir.path(), pairs, 15.0, r#", "--move-ms", "3""#, None);
+    let cfg = tune_config(dir.path(), pairs, 15.0, r#", "--move-ms", "3""#, "", None);
     let cluster = fleet();
     let id = submit(&cluster, &cfg, &["--batch-pairs", "4"]);
     let mut doomed = worker(&cluster, "doomed", &["--concurrency", "1", "--lease", "1s"]);
@@ -280,7 +233,7 @@ fn a_bad_tune_is_refused_at_submit_with_one_line() {
             "tune.toml:24: tune.param.0: skill: min 10 must be below max 10",
         ),
     ] {
-        let cfg = config(dir.path(), 10, 5.0, "", Some(&body));
+        let cfg = tune_config(dir.path(), 10, 5.0, "", "", Some(&body));
         let (code, out, err) = runner(&["submit", path(&cfg), "--db", &cluster.url("xq_owner")]);
         assert_eq!(code, 2, "{out}{err}");
         let lines: Vec<&str> = err.lines().collect();
@@ -296,7 +249,7 @@ fn a_bad_tune_is_refused_at_submit_with_one_line() {
         "nothing stored"
     );
     // `run` sends a tune config to `tune`.
-    let cfg = config(dir.path(), 10, 5.0, "", None);
+    let cfg = tune_config(dir.path(), 10, 5.0, "", "", None);
     let (code, out, err) = runner(&["run", path(&cfg)]);
     assert_eq!(code, 2, "{out}{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -370,7 +323,7 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
         "{out}"
     );
     // The version-1 run plays, and a tune runs with the worker role's version-1 grants.
-    let cfg = config(dir.path(), 6, 15.0, "", None);
+    let cfg = tune_config(dir.path(), 6, 15.0, "", "", None);
     let id = submit(&cluster, &cfg, &[]);
     let out = finish(worker(&cluster, "w", &["--concurrency", "2"]));
     assert!(out.status.success(), "{}", text(&out));
@@ -449,7 +402,11 @@ fn scores(games: &str) -> [f64; 2] {
 fn the_server_moves_theta_by_the_games_alone_as_the_local_tuner() {
     let dir = scratch("fleet-tune-server-update");
     let cluster = fleet();
-    let id = submit(&cluster, &config(dir.path(), 12, 15.0, "", None), &[]);
+    let id = submit(
+        &cluster,
+        &tune_config(dir.path(), 12, 15.0, "", "", None),
+        &[],
+    );
     let stored =
         TuneState::parse(&cluster.sql(&format!("SELECT tune FROM xq.runs WHERE id = {id}")))
             .expect("the stored state");
@@ -605,7 +562,8 @@ fn a_version_3_tune_in_progress_is_upgraded_and_finished() {
     );
     // A tune of 6 iterations stored by version 3, its first two applied (theta moved),
     // a batch of the next two claimed by a worker that is gone: no seed in its state.
-    let cfg = std::fs::read_to_string(config(dir.path(), 6, 15.0, "", None)).expect("config");
+    let cfg =
+        std::fs::read_to_string(tune_config(dir.path(), 6, 15.0, "", "", None)).expect("config");
     cluster.sql_as(
         "xq_owner",
         "xq",

@@ -20,7 +20,21 @@ use serde_json::Value;
 /// Our engine searching to the point's depth ("deeper") against itself at depth 1
 /// ("depth1"), with `head` before the engines (a `[scaling]` table and others).
 fn depth_config(dir: &Path, pairs: u32, head: &str) -> PathBuf {
+    our_engine_config(dir, "scaling.toml", pairs, head, ["deeper", "depth1"], 1)
+}
+
+/// `dir/file`: our engine as `names[0]` on the point's limit against itself as
+/// `names[1]` at its own fixed `depth`, `head` before the engines, output in `dir/out`.
+fn our_engine_config(
+    dir: &Path,
+    file: &str,
+    pairs: u32,
+    head: &str,
+    names: [&str; 2],
+    depth: u32,
+) -> PathBuf {
     let engine = bin("xq-engine").display().to_string();
+    let [first, second] = names;
     let text = format!(
         r#"[tournament]
 pairs = {pairs}
@@ -37,20 +51,20 @@ dir = "{out}"
 {head}
 
 [[engine]]
-name = "deeper"
+name = "{first}"
 command = ["{engine}"]
 options = {{ hashsize = "4" }}
 
 [[engine]]
-name = "depth1"
+name = "{second}"
 command = ["{engine}"]
 options = {{ hashsize = "4" }}
-time = {{ depth = 1 }}
+time = {{ depth = {depth} }}
 "#,
         openings = mainlines().display(),
         out = dir.join("out").display(),
     );
-    let config = dir.join("scaling.toml");
+    let config = dir.join(file);
     std::fs::write(&config, text).expect("write config");
     config
 }
@@ -132,45 +146,11 @@ fn deeper_search_rises_and_each_depth_is_its_own_match_game_for_game() {
 #[test]
 fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
     let folder = scratch("scaling-clock");
-    let engine = bin("xq-engine").display().to_string();
     let out = folder.path().join("out");
     // Our engine on the point's clock against itself at a fixed depth 4 (its own
     // limit): about even at 0.2+0.002, far stronger at ten times the clock.
-    let text = format!(
-        r#"[tournament]
-pairs = 6
-concurrency = 2
-seed = 11
-
-[openings]
-file = "{openings}"
-order = "random"
-
-[output]
-dir = "{out}"
-
-[time]
-margin = "200ms"
-
-[scaling]
-tc = ["0.2+0.002", "2+0.02"]
-
-[[engine]]
-name = "clock"
-command = ["{engine}"]
-options = {{ hashsize = "4" }}
-
-[[engine]]
-name = "depth4"
-command = ["{engine}"]
-options = {{ hashsize = "4" }}
-time = {{ depth = 4 }}
-"#,
-        openings = mainlines().display(),
-        out = out.display(),
-    );
-    let config = folder.path().join("clock.toml");
-    std::fs::write(&config, text).expect("write config");
+    let head = "[time]\nmargin = \"200ms\"\n\n[scaling]\ntc = [\"0.2+0.002\", \"2+0.02\"]";
+    let config = our_engine_config(folder.path(), "clock.toml", 6, head, ["clock", "depth4"], 4);
     let (code, stdout, stderr) = runner(&["run", path(&config)]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let results = json(&out.join("scaling.json"));

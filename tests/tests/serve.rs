@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
-use common::{fault_engine, runner, scratch};
+use common::{fault_engine, runner, scratch, tune_config};
 use serde_json::{json, Value};
 
 /// An engine name that would run a script if a page put it in its markup.
@@ -628,47 +628,7 @@ impl OutputRef for Child {
 fn a_tune_page_has_one_chart_per_parameter() {
     let dir = scratch("serve-tune");
     let cluster = cluster_with_reader();
-    let engine = PathBuf::from(env!("CARGO_BIN_EXE_tune-engine"));
-    let tune = dir.path().join("tune.toml");
-    std::fs::write(
-        &tune,
-        format!(
-            r#"[tournament]
-concurrency = 2
-seed = 5
-
-[time]
-movetime = "1ms"
-
-[rules]
-move_limit = 60
-
-[adjudication]
-max_plies = 150
-
-[output]
-dir = "{out}"
-
-[[engine]]
-name = "te"
-command = ["{engine}", "--best", "70"]
-
-[tune]
-pairs = 40
-
-[[tune.param]]
-name = "skill"
-start = 30
-min = 0
-max = 100
-c_end = 8
-r_end = 0.05
-"#,
-            out = dir.path().join("out").display(),
-            engine = engine.display()
-        ),
-    )
-    .expect("write tune");
+    let tune = tune_config(dir.path(), 40, 30.0, "", "", None);
     let id = submit(&cluster, &tune, &[]);
     let out = finish(worker(&cluster, "w", &["--concurrency", "2"]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

@@ -10,54 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{bin, runner, scratch};
+use common::{bin, runner, scratch, tune_config, TUNE_BEST};
 use serde_json::Value;
-
-/// The best `skill` of the tune engine in these tests.
-const BEST: f64 = 70.0;
 
 fn tune_engine() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_tune-engine"))
-}
-
-/// A tune of the tune engine's `skill`, from `start`, written to `dir/tune.toml`.
-/// `params` replaces the `[[tune.param]]` table; `extra` goes before `[tune]`.
-fn config(dir: &Path, pairs: u32, start: f64, extra: &str, params: Option<&str>) -> PathBuf {
-    let engine = tune_engine().display().to_string();
-    let default_param = format!(
-        "[[tune.param]]\nname = \"skill\"\nstart = {start}\nmin = 0\nmax = 100\nc_end = 8\nr_end = 0.05\n"
-    );
-    let text = format!(
-        r#"[tournament]
-concurrency = 2
-seed = 5
-
-[time]
-movetime = "1ms"
-
-[rules]
-move_limit = 60
-
-[adjudication]
-max_plies = 150
-
-[output]
-dir = "{out}"
-
-[[engine]]
-name = "te"
-command = ["{engine}", "--best", "{BEST}"]
-{extra}
-[tune]
-pairs = {pairs}
-
-{param}"#,
-        out = dir.join("out").display(),
-        param = params.unwrap_or(&default_param),
-    );
-    let path = dir.join("tune.toml");
-    std::fs::write(&path, text).expect("write config");
-    path
 }
 
 fn text(p: &Path) -> &str {
@@ -86,14 +43,14 @@ fn final_skill(dir: &Path) -> f64 {
 fn a_far_start_moves_close_to_the_best_value() {
     let folder = scratch("tune-converges");
     let dir = folder.path();
-    let cfg = config(dir, 200, 15.0, "", None);
+    let cfg = tune_config(dir, 200, 15.0, "", "", None);
     let (code, out, err) = runner(&["tune", text(&cfg)]);
     assert_eq!(code, 0, "{out}{err}");
     let skill = final_skill(dir);
     // Measured: 10 runs of 200 pairs from 15 ended at 68.4 to 73.1.
     assert!(
-        (skill - BEST).abs() < 10.0,
-        "200 pairs from 15 should end near {BEST}, ended at {skill}"
+        (skill - TUNE_BEST).abs() < 10.0,
+        "200 pairs from 15 should end near {TUNE_BEST}, ended at {skill}"
     );
     assert_eq!(records(dir).len(), 200);
     assert!(out.contains("options = { skill = "), "{out}");
@@ -177,7 +134,7 @@ fn bad_inputs_are_refused_with_one_line_and_exit_2() {
     for (extra, params, expected) in cases {
         let folder = scratch("tune-bad");
         let dir = folder.path();
-        let cfg = config(dir, 10, 15.0, &extra, params.as_deref());
+        let cfg = tune_config(dir, 10, 15.0, "", &extra, params.as_deref());
         let (code, out, err) = common::runner_in(dir, &["tune", "tune.toml"]);
         assert_eq!(code, 2, "{expected}: {out}{err}");
         assert_eq!(
@@ -197,7 +154,7 @@ fn bad_inputs_are_refused_with_one_line_and_exit_2() {
 fn fishtest_lines_are_read_and_their_errors_named() {
     let folder = scratch("tune-params-file");
     let dir = folder.path();
-    let cfg = config(dir, 10, 15.0, "", Some(""));
+    let cfg = tune_config(dir, 10, 15.0, "", "", Some(""));
     let params = dir.join("params.txt");
     std::fs::write(&params, "skill, 20, 0, 100, 8, 0.05\n").expect("write");
     let (code, out, err) = runner(&["tune", text(&cfg), "--params", text(&params), "--dry-run"]);
@@ -233,7 +190,7 @@ fn fishtest_lines_are_read_and_their_errors_named() {
 fn dry_run_prints_the_parameters_the_gains_and_the_games() {
     let folder = scratch("tune-dry");
     let dir = folder.path();
-    let cfg = config(dir, 10, 50.0, "", None);
+    let cfg = tune_config(dir, 10, 50.0, "", "", None);
     let (code, out, err) = runner(&["tune", text(&cfg), "--dry-run"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -259,7 +216,7 @@ fn a_killed_tune_resumes_without_losing_or_doubling_an_iteration() {
     let dir = folder.path();
     let pairs = 60;
     // Slower games than the other tests, so that the kill comes in the middle.
-    let cfg = config(dir, pairs, 15.0, "", None);
+    let cfg = tune_config(dir, pairs, 15.0, "", "", None);
     let slow = std::fs::read_to_string(&cfg)
         .expect("config")
         .replace("\"--best\",", "\"--move-ms\", \"2\", \"--best\",");
@@ -338,7 +295,7 @@ fn ctrl_c_stops_a_tune_that_resumes_to_the_end() {
     let folder = scratch("tune-ctrl-c");
     let dir = folder.path();
     let pairs = 40;
-    let cfg = config(dir, pairs, 15.0, "", None);
+    let cfg = tune_config(dir, pairs, 15.0, "", "", None);
     let slow = std::fs::read_to_string(&cfg)
         .expect("config")
         .replace("\"--best\",", "\"--move-ms\", \"2\", \"--best\",");
@@ -381,7 +338,7 @@ fn ctrl_c_stops_a_tune_that_resumes_to_the_end() {
 fn a_new_tune_refuses_a_folder_that_holds_one() {
     let folder = scratch("tune-twice");
     let dir = folder.path();
-    let cfg = config(dir, 5, 50.0, "", None);
+    let cfg = tune_config(dir, 5, 50.0, "", "", None);
     assert_eq!(runner(&["tune", text(&cfg)]).0, 0);
     let (code, _, err) = runner(&["tune", text(&cfg)]);
     assert_eq!(code, 2);
@@ -402,7 +359,7 @@ fn a_new_tune_refuses_a_folder_that_holds_one() {
 fn a_tune_whose_files_cannot_be_written_exits_4_and_resume_writes_them() {
     let folder = scratch("tune-full-disk");
     let dir = folder.path();
-    let cfg = config(dir, 20, 15.0, "", None);
+    let cfg = tune_config(dir, 20, 15.0, "", "", None);
     let (code, out, err) = runner(&["tune", text(&cfg)]);
     assert_eq!(code, 0, "{out}{err}");
     let page = dir.join("out/report.html");

@@ -117,6 +117,58 @@ pub fn mainlines() -> PathBuf {
     workspace().join("openings/mainlines.epd")
 }
 
+/// The best `skill` of the tune engine in the tune tests (its `--best`).
+pub const TUNE_BEST: f64 = 70.0;
+
+/// A tune of the tune engine's `skill` from `start`, written to `dir/tune.toml`:
+/// `engine_args` are added to the engine's command, `extra` goes before `[tune]`, and
+/// `params` replaces the `[[tune.param]]` table.
+pub fn tune_config(
+    dir: &std::path::Path,
+    pairs: u32,
+    start: f64,
+    engine_args: &str,
+    extra: &str,
+    params: Option<&str>,
+) -> PathBuf {
+    let engine = PathBuf::from(env!("CARGO_BIN_EXE_tune-engine"));
+    let default_param = format!(
+        "[[tune.param]]\nname = \"skill\"\nstart = {start}\nmin = 0\nmax = 100\nc_end = 8\nr_end = 0.05\n"
+    );
+    let text = format!(
+        r#"[tournament]
+concurrency = 2
+seed = 5
+
+[time]
+movetime = "1ms"
+
+[rules]
+move_limit = 60
+
+[adjudication]
+max_plies = 150
+
+[output]
+dir = "{out}"
+
+[[engine]]
+name = "te"
+command = ["{engine}"{engine_args}, "--best", "{TUNE_BEST}"]
+{extra}
+[tune]
+pairs = {pairs}
+
+{param}"#,
+        out = dir.join("out").display(),
+        engine = engine.display(),
+        param = params.unwrap_or(&default_param),
+    );
+    let path = dir.join("tune.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
 /// A match config of our engine at two eval levels, fixed depth, written to `dir`.
 pub fn match_config(dir: &std::path::Path, pairs: u32, extra: &str) -> PathBuf {
     let engine = bin("xq-engine").display().to_string();
