@@ -11,7 +11,7 @@ use clap::Args;
 use crate::bisect::state::{Design, Fleet, GitSeries, State, Status, STATE_FILE, VERSION};
 use crate::bisect::{self, BisectError, Player};
 use crate::config::Loaded;
-use crate::schedule::Start;
+use crate::local_run::Start;
 
 /// Arguments of `bisect`.
 #[derive(Debug, Args)]

@@ -83,7 +83,7 @@ pub fn run(loaded: &Loaded, db: &str) -> u8 {
         // The result block, as a local run ends with it.
         let block = match db.game_facts(id).await {
             Ok(games) => crate::fleet::status::tracker_of(&run, &games)
-                .map(|(plan, tracker)| crate::schedule::tournament::report_text(&plan, &tracker)),
+                .map(|(plan, tracker)| crate::local_run::tournament::report_text(&plan, &tracker)),
             Err(e) => Err(e.to_string()),
         };
         match block {

@@ -13,9 +13,9 @@ use clap::Args;
 use crate::atomic_file::{AtomicFile, Staged};
 use crate::config::parse;
 use crate::exit;
+use crate::local_run::ending;
 use crate::output::files::{today, RunFiles};
 use crate::output::summary::RunnerCost;
-use crate::schedule::ending;
 use crate::store::ending::Ending;
 use crate::store::folder::{RunFolder, Workload};
 use crate::store::journal::{Journal, JOURNAL_FILE};
@@ -175,7 +175,7 @@ fn merge(args: &MergeArgs) -> Result<u8, Failure> {
     })?;
     crate::stdout::line(format_args!(
         "{}",
-        crate::schedule::tournament::report_text(plan, &tracker).trim_end()
+        crate::local_run::tournament::report_text(plan, &tracker).trim_end()
     ));
     crate::stdout::line(format_args!(
         "Merged {} folder{}: {} games, {}; results in {}",

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::exit;
-use crate::schedule::Start;
+use crate::local_run::Start;
 use crate::store::folder::FolderUse;
 use crate::store::meta::RunMeta;
 

@@ -7,8 +7,8 @@ use clap::Args;
 
 use crate::config::{load, Override, Plan};
 use crate::exit;
-use crate::schedule::preflight::{preflight, unknown_options_line};
-use crate::schedule::Start;
+use crate::local_run::preflight::{preflight, unknown_options_line};
+use crate::local_run::Start;
 use crate::store::folder::FolderUse;
 use crate::store::meta::Shard;
 
@@ -202,13 +202,13 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 /// that every engine program is an executable file. Nothing is started yet.
 fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), String> {
     let plan = &loaded.plan;
-    crate::schedule::own_files::check_pgnout(plan, None).map_err(|e| e.to_string())?;
-    let openings = crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+    crate::local_run::own_files::check_pgnout(plan, None).map_err(|e| e.to_string())?;
+    let openings = crate::local_run::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     let (resumed, _) =
-        crate::schedule::tournament::check_folder(loaded, start).map_err(|e| e.to_string())?;
+        crate::local_run::tournament::check_folder(loaded, start).map_err(|e| e.to_string())?;
     if resumed.is_some() {
         let schedule = openings.as_ref().map(|(_, schedule)| schedule);
-        crate::schedule::tournament::played_so_far(plan, start.shard, schedule)
+        crate::local_run::tournament::played_so_far(plan, start.shard, schedule)
             .map_err(|e| e.to_string())?;
     }
     for (i, e) in plan.engines.iter().enumerate() {
@@ -278,7 +278,7 @@ pub fn play(
         .pgnout
         .as_ref()
         .map(|p| crate::output::pgnout::base(p, &output.dir, start.folder == FolderUse::Resume));
-    match runtime.block_on(crate::schedule::run(loaded, start)) {
+    match runtime.block_on(crate::local_run::run(loaded, start)) {
         Ok(code) => {
             if let (Some(p), Some(base)) = (&output.pgnout, pgnout_base) {
                 if let Err(e) = crate::output::pgnout::deliver(p, &output.dir, base) {
@@ -332,7 +332,8 @@ pub fn run(args: &RunArgs) -> u8 {
         let dir = &mut loaded.plan.output.dir;
         *dir = dir.join(format!("shard-{}-of-{}", s.index, s.count));
     }
-    if let Err(e) = crate::schedule::own_files::check_pgnout(&loaded.plan, args.config.as_deref()) {
+    if let Err(e) = crate::local_run::own_files::check_pgnout(&loaded.plan, args.config.as_deref())
+    {
         eprintln!("error: {e}");
         return exit::USAGE;
     }

@@ -66,7 +66,7 @@ fn dry_run(plan: &ScalingPlan, mode: Mode) -> u8 {
         }
         if let Some(first) = plan.points.first() {
             let p = &first.loaded.plan;
-            crate::schedule::tournament::load_openings(p).map_err(|e| e.to_string())?;
+            crate::local_run::tournament::load_openings(p).map_err(|e| e.to_string())?;
             for (i, e) in p.engines.iter().enumerate() {
                 crate::client::check_program(&e.spec)
                     .map_err(|why| format!("engine.{i}.command: {why}"))?;

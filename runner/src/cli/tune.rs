@@ -126,7 +126,7 @@ pub fn run(args: &TuneArgs) -> u8 {
     if args.dry_run {
         let plan = &tune.plan;
         let checked = runtime.block_on(async {
-            crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+            crate::local_run::tournament::load_openings(plan).map_err(|e| e.to_string())?;
             let options = crate::tune::options::announced(&plan.engines[0], plan.timeouts).await?;
             crate::tune::options::fit(&mut tune.params, &options).map_err(|e| e.to_string())
         });

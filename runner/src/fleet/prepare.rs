@@ -11,8 +11,8 @@ use std::time::Duration;
 use super::tune_run::TuneRun;
 use crate::client::bench_signature;
 use crate::config::{parse, Loaded, Override};
+use crate::local_run::tournament::load_openings;
 use crate::play::engines::RunContext;
-use crate::schedule::tournament::load_openings;
 use crate::store::meta::InputFile;
 use crate::store::pg::runs::RunRow;
 

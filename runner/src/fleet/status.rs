@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::fit::{fit, run_fit_text, RunFit, WorkerFit};
 use crate::config::{parse_stored, Plan};
+use crate::local_run::tournament::report_text;
 use crate::output::printable::printable;
-use crate::schedule::tournament::report_text;
 use crate::stats::{Estimate, StatsReport, Verdict};
 use crate::store::layout::Jobs;
 use crate::store::pg::runs::{PairStates, RunRow, RunWorker};

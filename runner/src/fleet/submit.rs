@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::uploads::{uploads, UploadPolicy};
 use crate::config::{Loaded, TournamentKind};
-use crate::schedule::tournament::{load_openings, openings_input};
+use crate::local_run::tournament::{load_openings, openings_input};
 use crate::store::pg::runs::{NewRun, RunJudge};
 
 /// Pairs per batch when the submit does not say: small enough that an SPRT stops soon

@@ -106,7 +106,7 @@ pub async fn new_run(
     policy: UploadPolicy,
 ) -> Result<(NewRun, String), String> {
     let plan = &tune.plan;
-    crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+    crate::local_run::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     let announced = crate::tune::options::announced(&plan.engines[0], plan.timeouts).await?;
     for warning in
         crate::tune::options::fit(&mut tune.params, &announced).map_err(|e| e.to_string())?

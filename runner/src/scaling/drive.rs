@@ -1,4 +1,4 @@
-//! Plays a scaling run: each point a local run through `schedule::run`, as `run` plays
+//! Plays a scaling run: each point a local run through `local_run::run`, as `run` plays
 //! one (its own folder, journal, SPRT, result block). In turn, each point to its end;
 //! interleaved, in rounds of `concurrency` pairs per point, each round extending every
 //! point not yet done (an extension is a resume with more pairs, so the games of a point
@@ -12,7 +12,7 @@ use super::folder::{self, ScalingError, StoredPlan};
 use super::report::{page, REPORT_HTML};
 use super::results::{collect, has_verdict, table, RESULTS_FILE};
 use crate::exit;
-use crate::schedule::Start;
+use crate::local_run::Start;
 use crate::store::folder::FolderUse;
 
 /// How the scaling folder is used.
@@ -106,7 +106,7 @@ fn session(
         },
         shard: None,
     };
-    Ok(runtime.block_on(crate::schedule::run(&loaded, start))?)
+    Ok(runtime.block_on(crate::local_run::run(&loaded, start))?)
 }
 
 /// The worst of the points' ends: 4 aborted, else 1 (H0 or a failed gate), else 3 (no

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use super::config::{Kind, Point, ScalingPlan};
 use crate::config::{ConfigError, Override};
-use crate::schedule::tournament::RunError;
+use crate::local_run::tournament::RunError;
 use crate::store::folder::{RunFolder, Workload};
 use crate::store::folder_lock::LOCK_FILE;
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};

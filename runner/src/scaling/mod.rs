@@ -1,6 +1,6 @@
 //! Scaling: one comparison across clocks, depths or node counts. A config's `[scaling]`
 //! list (`tc = [...]`, `depth = [...]` or `nodes = [...]`) makes each setting a match of
-//! its own, played by `schedule::run` exactly as `run` plays that match alone (its own
+//! its own, played by `local_run::run` exactly as `run` plays that match alone (its own
 //! run folder inside the scaling folder: journal, SPRT, result block, report); this
 //! module only decides which point plays next and gathers their results.
 //!

@@ -1,6 +1,6 @@
 //! How a run ended, as its files record it: the status a user reads and the exit code.
 //! What decides the ending (the SPRT, the gate, the fault limits) is
-//! `schedule/ending.rs`; the outputs only write it, so the type lives down here.
+//! `local_run/ending.rs`; the outputs only write it, so the type lives down here.
 //!
 //! The words are a contract: `summary.json`'s `status`, the last line of a run, the
 //! report, and the database's `runs.status`, which the server writes in the same words

@@ -95,7 +95,7 @@ impl FaultCounter {
 pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, TuneFailure> {
     let plan = tune.plan.clone();
     let dir = plan.output.dir.clone();
-    let openings = crate::schedule::tournament::load_openings(&plan).map_err(|e| e.to_string())?;
+    let openings = crate::local_run::tournament::load_openings(&plan).map_err(|e| e.to_string())?;
     // Held while the tune plays: one runner at a time in its folder. A new tune takes
     // it when it creates the folder.
     let mut run_folder = None;

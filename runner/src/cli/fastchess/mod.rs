@@ -21,7 +21,7 @@ pub(crate) use self::translate::{translate, Mode};
 
 use crate::config;
 use crate::exit;
-use crate::schedule::Start;
+use crate::local_run::Start;
 use crate::store::folder::FolderUse;
 
 /// What `-help` prints.

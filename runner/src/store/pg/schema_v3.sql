@@ -5,7 +5,7 @@
 -- so that no worker can set counts, a verdict or an exit code. Why the database and not a
 -- process of the owner: a run submitted with `submit` has no process of its owner left
 -- to close it, and an SPRT must stop when its bound is crossed, at the batch that
--- crosses it, whoever plays. The rules it applies are the runner's (schedule/ending.rs);
+-- crosses it, whoever plays. The rules it applies are the runner's (local_run/ending.rs);
 -- the tests hold the two to the same answers.
 --
 -- `db init` runs this after version 2 for a new database, and alone to upgrade one of
@@ -279,7 +279,7 @@ $$;
 
 -- Whether run p_run ends now, and how (state, status, exit code), from its stored games
 -- alone, in the order and the words the runner decides a local run's end with
--- (schedule/ending.rs): too many faults of one engine, an SPRT verdict, every pair
+-- (local_run/ending.rs): too many faults of one engine, an SPRT verdict, every pair
 -- played. No row while it goes on.
 CREATE FUNCTION xq.run_ending(p_run bigint)
 RETURNS TABLE (state text, status text, exit_code integer)

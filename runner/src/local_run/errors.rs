@@ -34,7 +34,7 @@ mod tests {
     use std::error::Error as _;
 
     use super::*;
-    use crate::schedule::tournament::RunError;
+    use crate::local_run::tournament::RunError;
     use crate::store::folder::FolderError;
     use crate::store::meta::RunMeta;
 
