@@ -9,6 +9,7 @@ pub(crate) mod bisect;
 pub mod cli;
 pub mod client;
 pub mod config;
+pub(crate) mod datagen;
 pub(crate) mod exit;
 pub mod fleet;
 mod fnv;

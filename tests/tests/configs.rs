@@ -22,10 +22,13 @@ fn every_shipped_config_validates() {
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
             continue;
         }
-        // A tune config (a [tune] section) is checked by the command that plays it.
+        // A tune or datagen config (a [tune] or [datagen] section) is checked by the
+        // command that plays it.
         let text = std::fs::read_to_string(&path).expect("config");
         let command = if text.lines().any(|l| l.trim() == "[tune]") {
             "tune"
+        } else if text.lines().any(|l| l.trim() == "[datagen]") {
+            "datagen"
         } else {
             "run"
         };

@@ -10,6 +10,7 @@ use crate::exit;
 
 pub(crate) mod bisect;
 pub(crate) mod cancel;
+pub(crate) mod datagen;
 pub(crate) mod db;
 pub mod fastchess;
 mod fleet_run;
@@ -91,6 +92,9 @@ pub enum Command {
     /// Find the first build of a series that plays worse than the first, by SPRTs
     /// (`resume DIR` continues it).
     Bisect(bisect::BisectArgs),
+    /// Self-play training data: positions with the engine's score and the game's result
+    /// in positions.bin (a config with a [datagen] table; docs/nnue.md).
+    Datagen(datagen::DatagenArgs),
 }
 
 /// The multi-threaded tokio runtime of the commands that drive engines; `None` (after a
@@ -134,5 +138,6 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Merge(args) => merge::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Bisect(args) => bisect::run(&args),
+        Command::Datagen(args) => datagen::run(&args),
     }
 }

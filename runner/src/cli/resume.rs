@@ -47,6 +47,16 @@ pub fn run(args: &ResumeArgs) -> u8 {
         }
         return super::bisect::resume(&args.dir, args.concurrency);
     }
+    if args.dir.join(crate::store::folder::DATAGEN_RUN).exists() {
+        if args.pairs.is_some() || args.dry_run || args.log.is_some() {
+            eprintln!(
+                "error: {} holds a datagen: its resume takes only --concurrency",
+                args.dir.display()
+            );
+            return exit::USAGE;
+        }
+        return super::datagen::resume(&args.dir, args.concurrency);
+    }
     let meta = match RunMeta::read(&args.dir) {
         Ok(meta) => meta,
         Err(e) => {

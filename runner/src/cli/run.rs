@@ -305,11 +305,10 @@ pub fn run(args: &RunArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    if let Some(message) = args
-        .config
-        .as_deref()
-        .and_then(crate::tune::config::sent_to_tune)
-    {
+    if let Some(message) = args.config.as_deref().and_then(|path| {
+        crate::tune::config::sent_to_tune(path)
+            .or_else(|| crate::datagen::config::sent_to_datagen(path))
+    }) {
         eprintln!("error: {message}");
         return exit::USAGE;
     }

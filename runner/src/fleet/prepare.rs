@@ -104,7 +104,11 @@ pub async fn prepare(
     // The run's concurrency is the local run's; here the worker's own counts.
     let mut plan = plan.clone();
     plan.concurrency = concurrency;
-    let context = Arc::new(RunContext { plan, openings });
+    let context = Arc::new(RunContext {
+        plan,
+        openings,
+        random_plies: None,
+    });
     Ok(ReadyRun {
         context,
         tune,

@@ -375,6 +375,7 @@ impl Session {
         let run = Arc::new(RunContext {
             plan: plan.clone(),
             openings,
+            random_plies: None,
         });
         let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
         let mut pool = Pool::start(&run, Vec::new(), workers);

@@ -10,6 +10,7 @@ use std::time::Instant;
 use tokio::sync::watch;
 use xq_core::board::Color;
 
+use super::random_plies::RandomPlies;
 use super::RunState;
 use crate::client::{EngineError, EngineSession};
 use crate::config::Plan;
@@ -24,6 +25,8 @@ pub struct RunContext {
     pub plan: Plan,
     /// The openings and the order they are played in, if the run has an opening file.
     pub openings: Option<(OpeningBook, OpeningSequence)>,
+    /// Random plies played after the opening (data generation); `None` for a match.
+    pub random_plies: Option<RandomPlies>,
 }
 
 impl RunContext {
@@ -35,7 +38,7 @@ impl RunContext {
             let index = schedule.index(round);
             book.get(index).map(|opening| (index, opening))
         });
-        match opening {
+        let (index, mut start) = match opening {
             Some((index, opening)) => (
                 Some(index),
                 GameStart {
@@ -50,8 +53,27 @@ impl RunContext {
                     moves: Vec::new(),
                 },
             ),
+        };
+        if let Some(random) = self.random_plies {
+            start.moves.extend(random_after(random, &start, round));
         }
+        (index, start)
     }
+}
+
+/// The random plies of round `round` after `start`; none when the start is not a
+/// position (the game then fails to start and says why).
+fn random_after(random: RandomPlies, start: &GameStart, round: u64) -> Vec<xq_core::board::Move> {
+    let Ok(mut position) = xq_core::board::Position::from_fen(&start.fen) else {
+        return Vec::new();
+    };
+    for &m in &start.moves {
+        if !xq_core::movegen::is_legal(&position, m) {
+            return Vec::new();
+        }
+        position.make_move(m);
+    }
+    random.moves(position, round)
 }
 
 /// Each engine's options (by engine index) in place of the run's own, for one pair.

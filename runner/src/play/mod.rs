@@ -10,6 +10,7 @@ use tokio::sync::watch;
 
 pub(crate) mod engines;
 pub(crate) mod pool;
+pub(crate) mod random_plies;
 
 /// Whether a workload's pairs may go on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

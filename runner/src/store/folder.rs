@@ -19,6 +19,15 @@ pub(crate) const TUNE_RUN: &str = "tune-run.json";
 /// A tune's journal: one line per iteration.
 pub(crate) const TUNE_JOURNAL: &str = "tune.jsonl";
 
+/// A datagen's record: the config it plays (`datagen::folder::DatagenMeta`).
+pub(crate) const DATAGEN_RUN: &str = "datagen-run.json";
+
+/// A datagen's ledger: one line per finished game.
+pub(crate) const DATAGEN_LEDGER: &str = "datagen.jsonl";
+
+/// A datagen's positions, in the training data format.
+pub(crate) const POSITIONS_FILE: &str = "positions.bin";
+
 /// How a workload uses its folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FolderUse {
@@ -35,6 +44,8 @@ pub(crate) enum Workload {
     Run,
     /// A tune (or a stored tune's report): `tune-run.json` and `tune.jsonl`.
     Tune,
+    /// A datagen: `datagen-run.json`, `datagen.jsonl` and `positions.bin`.
+    Datagen,
 }
 
 impl Workload {
@@ -43,6 +54,7 @@ impl Workload {
         match self {
             Workload::Run => (RUN_FILE, "run"),
             Workload::Tune => (TUNE_RUN, "tune"),
+            Workload::Datagen => (DATAGEN_RUN, "datagen"),
         }
     }
 }
@@ -100,6 +112,18 @@ impl RunFolder {
                     }
                 }
                 Ok(())
+            }
+            Workload::Datagen => {
+                if dir.join(DATAGEN_RUN).exists() {
+                    return Err(refuse(
+                        dir,
+                        format!(
+                            "already holds a datagen: continue it with `xq-runner resume {}`, or give another output.dir",
+                            dir.display()
+                        ),
+                    ));
+                }
+                check_new_run(dir)
             }
         }
     }

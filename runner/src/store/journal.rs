@@ -208,7 +208,7 @@ fn per_move<T: Copy>(
     played.moves.iter().map(value).collect()
 }
 
-fn parse_score(text: &str) -> Option<Score> {
+pub(crate) fn parse_score(text: &str) -> Option<Score> {
     // Read wide and bounded as an engine's score is: `-M-2147483648`, which an older
     // runner wrote for `mate -2147483648` (its negation wrapped), reads as being mated.
     if let Some(m) = text.strip_prefix("-M") {

@@ -72,13 +72,13 @@ fn values_text(names: &[String], theta: &[f64]) -> String {
 /// Faults of this session, by kind ([`FaultKind::of`], the rule of a run), against the
 /// run's limits.
 #[derive(Default)]
-struct FaultCounter {
+pub(crate) struct FaultCounter {
     /// Per [`FaultKind::ALL`].
     counts: [u32; 3],
 }
 
 impl FaultCounter {
-    fn add(&mut self, reason: EndReason, limits: FaultLimits) -> Option<String> {
+    pub(crate) fn add(&mut self, reason: EndReason, limits: FaultLimits) -> Option<String> {
         let kind = FaultKind::of(reason)?;
         let count = &mut self.counts[kind.index()];
         *count += 1;
@@ -165,6 +165,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
     let run = Arc::new(RunContext {
         plan: plan.clone(),
         openings,
+        random_plies: None,
     });
     let mut pool = Pool::start(&run, Vec::new(), workers);
     let mut in_flight: HashMap<u64, InFlight> = HashMap::new();
