@@ -174,14 +174,15 @@ fn wait_for_lines(file: &Path, n: usize) {
 fn a_killed_datagen_resumes_without_losing_or_doubling_a_game() {
     let folder = scratch("datagen-kill");
     let dir = folder.path();
+    // The config asks for more; `--positions` sets the target, and the resume keeps it.
     let target = 1500;
     let cfg = config(
         dir,
-        &format!("positions = {target}\nscore_limit = {SCORE_LIMIT}\nseed = 4"),
+        &format!("positions = 100000\nscore_limit = {SCORE_LIMIT}\nseed = 4"),
         "",
     );
     let mut child = Command::new(bin("xq-runner"))
-        .args(["datagen", path(&cfg)])
+        .args(["datagen", path(&cfg), "--positions", &target.to_string()])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

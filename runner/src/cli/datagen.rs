@@ -19,6 +19,9 @@ pub struct DatagenArgs {
     /// Games played at once (tournament.concurrency).
     #[arg(long)]
     pub concurrency: Option<usize>,
+    /// Positions to write, in place of datagen.positions.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub positions: Option<u64>,
     /// The output folder (output.dir).
     #[arg(long)]
     pub out: Option<String>,
@@ -101,13 +104,16 @@ pub fn run(args: &DatagenArgs) -> u8 {
         }
     };
     let overrides = overrides(args.concurrency, args.out.as_deref());
-    let plan = match crate::datagen::config::parse(&name, &text, &overrides) {
+    let mut plan = match crate::datagen::config::parse(&name, &text, &overrides) {
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("error: {e}");
             return exit::USAGE;
         }
     };
+    if let Some(p) = args.positions {
+        plan.settings.positions = p;
+    }
     if args.dry_run {
         return dry_run(&plan);
     }
@@ -115,6 +121,7 @@ pub fn run(args: &DatagenArgs) -> u8 {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config: text,
         identity: plan.identity.clone(),
+        positions: plan.settings.positions,
     };
     play(&plan, &meta, false)
 }
@@ -148,8 +155,10 @@ pub fn resume(dir: &Path, concurrency: Option<usize>) -> u8 {
         );
         return exit::USAGE;
     }
-    // The folder given is the datagen's, wherever the config said it was.
+    // The folder given is the datagen's, wherever the config said it was, and the
+    // target is the one it started with (`--positions` included).
     plan.plan.output.dir = dir.to_path_buf();
+    plan.settings.positions = meta.positions;
     play(&plan, &meta, true)
 }
 

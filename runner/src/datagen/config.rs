@@ -76,7 +76,7 @@ struct DatagenFile {
     sprt: Option<Spanned<toml::Value>>,
 }
 
-/// Defaults: 8 random plies (issue 49), a limit near a rook and a half of material
+/// Defaults: 8 random plies (issue 49), a limit of two rooks (a rook is 1000 units)
 /// beyond which the result is settled, games capped at 400 plies.
 const RANDOM_PLIES: u32 = 8;
 const SCORE_LIMIT: i32 = 2000;
@@ -286,4 +286,63 @@ fn settings(
         seed: raw.seed.unwrap_or(0),
         dedup: raw.dedup.unwrap_or(false),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(time: &str, datagen: &str) -> String {
+        format!(
+            "[time]\n{time}\n\n[[engine]]\nname = \"e\"\ncommand = [\"/bin/sh\"]\n\n[datagen]\n{datagen}\n"
+        )
+    }
+
+    #[test]
+    fn one_engine_becomes_two_processes_with_the_limits_as_adjudication() {
+        let dg = parse("d.toml", &config("nodes = 500", "positions = 7"), &[]).expect("valid");
+        assert_eq!(dg.plan.engines.len(), 2);
+        assert_eq!(dg.plan.pairings, vec![(0, 1)]);
+        assert_eq!(dg.settings.positions, 7);
+        assert_eq!(dg.settings.random_plies, RANDOM_PLIES);
+        assert_eq!(dg.plan.settings.max_plies, Some(PLY_LIMIT));
+        let resign = dg.plan.settings.resign.expect("a resign rule");
+        assert_eq!(resign.score, SCORE_LIMIT);
+        // The positions are not part of what a resume compares.
+        let more = parse("d.toml", &config("nodes = 500", "positions = 70"), &[]).expect("valid");
+        assert_eq!(dg.identity, more.identity);
+        let other = parse(
+            "d.toml",
+            &config("nodes = 500", "positions = 7\nseed = 2"),
+            &[],
+        )
+        .expect("valid");
+        assert_ne!(dg.identity, other.identity);
+    }
+
+    #[test]
+    fn problems_name_their_line() {
+        let problem = |text: &str| {
+            parse("d.toml", text, &[])
+                .map(|_| ())
+                .expect_err("refused")
+                .to_string()
+        };
+        assert_eq!(
+            problem(&config("tc = \"1+0.1\"", "positions = 7")),
+            "d.toml:1: time: datagen searches at fixed nodes or depth: set time.nodes or time.depth (found 1+0.1)"
+        );
+        assert_eq!(
+            problem(&config("depth = 2", "positions = 7\nscore_limit = 40000")),
+            "d.toml:10: datagen.score_limit: 40000: expected 1 to 32767 (engine units)"
+        );
+        assert_eq!(
+            problem(&config("depth = 2", "positions = 7\nply_limit = 0")),
+            "d.toml:10: datagen.ply_limit: must be at least 1"
+        );
+        assert!(
+            problem(&format!("{}[sprt]\n", config("depth = 2", "positions = 7")))
+                .starts_with("d.toml:10: sprt:")
+        );
+    }
 }

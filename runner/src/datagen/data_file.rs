@@ -60,7 +60,10 @@ impl DataFile {
             path: path.to_path_buf(),
             source,
         };
-        if records == 0 && !path.exists() {
+        // A file shorter than its header was cut while it was being created: nothing of
+        // it counts, so it is made again.
+        let len = std::fs::metadata(path).map_or(0, |m| m.len());
+        if records == 0 && len < HEADER_BYTES as u64 {
             let file = File::create(path).map_err(io)?;
             let file = DataWriter::new(file)
                 .and_then(DataWriter::finish)

@@ -18,6 +18,8 @@ pub struct DatagenMeta {
     pub config: String,
     /// `DatagenPlan::identity`: a resume with another is refused.
     pub identity: String,
+    /// The positions to write (the config's, or `--positions`).
+    pub positions: u64,
 }
 
 /// Creates the folder of a new datagen with its record.
