@@ -74,7 +74,7 @@ fn print_plan(dg: &DatagenPlan) {
 
 /// The checks of a dry run: the openings read, the folder free.
 fn dry_run(dg: &DatagenPlan) -> u8 {
-    let checked = crate::schedule::tournament::load_openings(&dg.plan)
+    let checked = crate::local_run::tournament::load_openings(&dg.plan)
         .map(|_| ())
         .map_err(|e| e.to_string())
         .and_then(|()| {

@@ -68,7 +68,7 @@ pub async fn datagen(
 ) -> Result<DatagenOutcome, String> {
     let plan = &dg.plan;
     let dir = plan.output.dir.clone();
-    let openings = crate::schedule::tournament::load_openings(plan).map_err(|e| e.to_string())?;
+    let openings = crate::local_run::tournament::load_openings(plan).map_err(|e| e.to_string())?;
     // Held while the datagen plays: one runner at a time in its folder.
     let run_folder = if resume {
         RunFolder::open(&dir).map_err(|e| e.to_string())?
