@@ -78,6 +78,25 @@ pub fn plan_of(run: &RunRow) -> Result<Plan, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The empty tracker of a stored run and where its games go, from its plan.
+#[must_use]
+pub fn new_tracker(plan: &Plan) -> (Tracker, Jobs) {
+    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
+    let tracker = Tracker::new(names, plan.pairings.len());
+    (tracker, Jobs::new(plan.pairings.clone(), plan.pairs))
+}
+
+/// Counts stored game `game` in `tracker` (of [`new_tracker`], with its `jobs`).
+pub fn record_stored(tracker: &mut Tracker, jobs: &Jobs, game: &GameFacts) {
+    let job = jobs.job(game.pair, game.game);
+    let (first, second) = if game.game == 0 {
+        (job.red, job.black)
+    } else {
+        (job.black, job.red)
+    };
+    tracker.record_facts(game, job.pairing, first, second);
+}
+
 /// The tracker of a stored run: its stored games counted as a local run counts its
 /// journal.
 ///
@@ -85,17 +104,9 @@ pub fn plan_of(run: &RunRow) -> Result<Plan, String> {
 /// The stored config no longer validates (a runner of another version).
 pub fn tracker_of(run: &RunRow, games: &[GameFacts]) -> Result<(Plan, Tracker), String> {
     let plan = plan_of(run)?;
-    let names = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
-    let mut tracker = Tracker::new(names, plan.pairings.len());
-    let jobs = Jobs::new(plan.pairings.clone(), plan.pairs);
+    let (mut tracker, jobs) = new_tracker(&plan);
     for game in games {
-        let job = jobs.job(game.pair, game.game);
-        let (first, second) = if game.game == 0 {
-            (job.red, job.black)
-        } else {
-            (job.black, job.red)
-        };
-        tracker.record_facts(game, job.pairing, first, second);
+        record_stored(&mut tracker, &jobs, game);
     }
     Ok((plan, tracker))
 }
@@ -112,6 +123,20 @@ pub fn status(
     results: &[WorkerResults],
 ) -> Result<Status, String> {
     let (plan, tracker) = tracker_of(run, games)?;
+    Ok(status_of(run, &plan, &tracker, pairs, workers, results))
+}
+
+/// The state of a run whose stored games `tracker` counted (`serve` keeps it between
+/// requests).
+#[must_use]
+pub fn status_of(
+    run: &RunRow,
+    plan: &Plan,
+    tracker: &Tracker,
+    pairs: PairStates,
+    workers: &[RunWorker],
+    results: &[WorkerResults],
+) -> Status {
     let (residuals, mut fits) = fit(results);
     let mut lines = worker_lines(workers);
     for line in &mut lines {
@@ -123,7 +148,7 @@ pub fn status(
         .sprt
         .as_ref()
         .and_then(|s| StatsReport::from_tally(&tally, s).ok());
-    Ok(Status {
+    Status {
         id: run.id,
         title: run.title.clone(),
         state: run.state.clone(),
@@ -150,8 +175,8 @@ pub fn status(
         faults: tracker.fault_table().0,
         workers: lines,
         residuals,
-        text: report_text(&plan, &tracker),
-    })
+        text: report_text(plan, tracker),
+    }
 }
 
 impl Status {

@@ -1,6 +1,6 @@
 //! The last report drawn of each run, kept while its games are the same: every open page
-//! of a run fetches it again after each batch, and drawing it replays every stored game,
-//! so it is drawn once per change, not once per page.
+//! of a run fetches it again after each batch, and drawing it (charts, listed games'
+//! PGN) takes milliseconds, so it is drawn once per change, not once per page.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

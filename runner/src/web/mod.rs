@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `source.rs` | the connection, opened again after an outage |
 //! | `cache.rs` | the last report drawn of each run, while its games are the same |
+//! | `fold.rs` | each run's counts and report reading, kept and brought up to date |
 //! | `routes.rs` | what each path answers |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
 //! | `pages.rs` | the runs and workers pages |
@@ -15,6 +16,7 @@
 
 mod cache;
 mod error;
+mod fold;
 mod folder;
 mod listing;
 mod pages;

@@ -8,7 +8,6 @@ use axum::response::{Html, IntoResponse, Response};
 use super::error::{run_id, WebError};
 use super::source::Source;
 use super::{listing, pages, run_page, shell, stream};
-use crate::fleet::status::state_of;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -55,8 +54,8 @@ pub(crate) async fn run_page(
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
     let (db, run) = stored_run(&source, &id).await?;
-    let state = state_of(&db, &run).await?;
-    Ok(Html(run_page::page(&db, &source.reports, &run, &state).await?).into_response())
+    let page = run_page::page(&db, &source.reports, &source.folds, &run).await?;
+    Ok(Html(page).into_response())
 }
 
 /// `/api/runs/{id}`: a run's state, exactly as `status --json ID` prints it.
@@ -65,7 +64,7 @@ pub(crate) async fn run_json(
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
     let (db, run) = stored_run(&source, &id).await?;
-    json(&state_of(&db, &run).await?)
+    json(&source.folds.state(&db, &run).await?)
 }
 
 /// `/runs/{id}/games.pgn`.

@@ -9,13 +9,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::cache::{Drawn, Reports};
+use super::fold::Folds;
 
 use super::error::WebError;
 use super::pages::age;
 use super::shell::live;
-use crate::fleet::status::{RunState, Status, WorkerLine};
-use crate::output::report::{escape, fixed, render, signed, RunHead, RunStatus};
-use crate::store::journal::JournalEntry;
+use crate::fleet::status::{Status, WorkerLine};
+use crate::output::report::{escape, fixed, render, signed, HeadReading, RunHead, RunStatus};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -163,54 +163,49 @@ fn live_card(s: &Status) -> String {
     out
 }
 
-/// The page of match run `run` whose state is `state`.
+/// The page of match run `run`, from its kept state.
 ///
 /// # Errors
 /// The database's; [`WebError::Failed`] when the stored config does not read here.
 pub(crate) async fn match_page(
     db: &Db,
     reports: &Reports,
+    folds: &Folds,
     run: &RunRow,
-    state: &Status,
 ) -> Result<String, WebError> {
-    let drawn = Drawn {
-        games: state.games,
-        state: run.state.clone(),
-        status: run.status.clone(),
-    };
-    let report = match reports.get(run.id, &drawn) {
-        Some(report) => report,
-        None => {
-            let report = Arc::new(report(db, run).await?);
-            reports.keep(run.id, drawn, Arc::clone(&report));
-            report
-        }
-    };
+    let (state, report) = folds
+        .match_status(db, run, |fold, state| {
+            let drawn = Drawn {
+                games: state.games,
+                state: run.state.clone(),
+                status: run.status.clone(),
+            };
+            let report = match reports.get(run.id, &drawn) {
+                Some(report) => Ok(report),
+                // Drawn while the state is held: the other pages of the run wait for
+                // this drawing rather than draw it too.
+                None => report(run, fold.reading().clone()).map(|report| {
+                    let report = Arc::new(report);
+                    reports.keep(run.id, drawn, Arc::clone(&report));
+                    report
+                }),
+            };
+            (state, report)
+        })
+        .await?;
     Ok(live(
-        report.as_str().to_owned(),
+        report?.as_str().to_owned(),
         &format!("/api/runs/{}", run.id),
-        &live_card(state),
+        &live_card(&state),
     ))
 }
 
-/// The report of match run `run`, drawn from its stored games.
-async fn report(db: &Db, run: &RunRow) -> Result<String, WebError> {
+/// The report of match run `run`, drawn from the reading of its stored games.
+fn report(run: &RunRow, reading: HeadReading) -> Result<String, WebError> {
     let meta = run.meta();
     let label = PathBuf::from(format!("run {}", run.id));
     let head = RunHead::of_stored(&label, meta).map_err(|e| WebError::Failed(e.to_string()))?;
     let headers = head.pgn_headers();
-    let mut reading = head.reading();
-    let last = db.last_pair(run.id).await?;
-    let mut from = 0;
-    while last.is_some_and(|last| from <= last) {
-        for line in db.game_entries(run.id, from, from + SLICE).await? {
-            // A line that is no entry is counted nowhere (`verify` names it).
-            if let Ok(entry) = serde_json::from_str::<JournalEntry>(&line) {
-                reading.add(&entry);
-            }
-        }
-        from += SLICE;
-    }
     let (replay, games) = reading.finish(&headers);
     let mut input = head.into_input(replay, games);
     fewer_games(&mut input.games.rows);
@@ -256,12 +251,13 @@ pub(crate) async fn tune_page(db: &Db, run: &RunRow) -> Result<String, WebError>
 pub(crate) async fn page(
     db: &Db,
     reports: &Reports,
+    folds: &Folds,
     run: &RunRow,
-    state: &RunState,
 ) -> Result<String, WebError> {
-    match state {
-        RunState::Match(s) => match_page(db, reports, run, s).await,
-        RunState::Tune(_) => tune_page(db, run).await,
+    if run.is_tune() {
+        tune_page(db, run).await
+    } else {
+        match_page(db, reports, folds, run).await
     }
 }
 

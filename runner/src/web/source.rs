@@ -16,6 +16,8 @@ pub(crate) struct Source {
     db: RwLock<Option<Arc<Db>>>,
     /// The last report drawn of each run.
     pub(crate) reports: super::cache::Reports,
+    /// The state of each run, folded from its committed batches.
+    pub(crate) folds: super::fold::Folds,
 }
 
 impl Source {
@@ -25,6 +27,7 @@ impl Source {
             target,
             db: RwLock::new(Some(Arc::new(db))),
             reports: super::cache::Reports::default(),
+            folds: super::fold::Folds::default(),
         }
     }
 

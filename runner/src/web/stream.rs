@@ -9,40 +9,50 @@ use axum::body::{Body, Bytes};
 use axum::response::{IntoResponse, Response};
 
 use super::error::WebError;
-use super::run_page::SLICE;
 use crate::output::report::RunHead;
 use crate::store::journal::JournalEntry;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
+/// Pairs a stream reads at a time: a few megabytes of text, so that the next slice is
+/// read from the database while this one is sent.
+const STREAM_SLICE: i64 = 512;
+
+/// Slices read ahead of the one being sent.
+const AHEAD: usize = 2;
+
 /// The stored games of run `id`, each slice of pairs turned into text by `render`; the
 /// stream ends after the last pair, or after the database's error (the client sees a
-/// cut-off body, never half a game line).
+/// cut-off body, never half a game line). A task reads and renders the slices while
+/// the body sends the ones before (at most [`AHEAD`] wait), and stops when the client
+/// goes away.
 fn slices(
     db: Arc<Db>,
     id: i64,
     last: Option<i64>,
-    render: impl FnMut(Vec<String>) -> String + Send + 'static,
+    mut render: impl FnMut(Vec<String>) -> String + Send + 'static,
 ) -> Body {
-    let start = last.map(|last| (db, 0_i64, last, render));
-    let stream = futures_util::stream::unfold(start, move |state| async move {
-        let (db, from, last, mut render) = state?;
-        if from > last {
-            return None;
-        }
-        match db.game_entries(id, from, from + SLICE).await {
-            Ok(lines) => {
-                let text = render(lines);
-                Some((
-                    Ok(Bytes::from(text)),
-                    Some((db, from + SLICE, last, render)),
-                ))
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(AHEAD);
+    tokio::spawn(async move {
+        let Some(last) = last else { return };
+        let mut from = 0;
+        while from <= last {
+            let slice = match db.game_entries(id, from, from + STREAM_SLICE).await {
+                Ok(lines) => Ok(Bytes::from(render(lines))),
+                Err(e) => {
+                    tracing::warn!("run {id}: the games' stream stopped: {e}");
+                    Err(std::io::Error::other(e.to_string()))
+                }
+            };
+            let failed = slice.is_err();
+            if tx.send(slice).await.is_err() || failed {
+                return;
             }
-            Err(e) => {
-                tracing::warn!("run {id}: the games' stream stopped: {e}");
-                Some((Err(std::io::Error::other(e.to_string())), None))
-            }
+            from += STREAM_SLICE;
         }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|slice| (slice, rx))
     });
     Body::from_stream(stream)
 }
@@ -86,7 +96,8 @@ pub(crate) async fn pgn(db: Arc<Db>, run: &RunRow) -> Result<Response, WebError>
         .pgn_headers();
     let last = db.last_pair(run.id).await?;
     let body = slices(db, run.id, last, move |lines| {
-        let mut text = String::new();
+        // A game's PGN is about as long as its journal line.
+        let mut text = String::with_capacity(lines.iter().map(String::len).sum());
         for line in lines {
             if let Ok(entry) = serde_json::from_str::<JournalEntry>(&line) {
                 headers.push(&mut text, &entry);

@@ -63,7 +63,8 @@ pub struct Replay {
 /// Builds a [`Replay`] one journal entry at a time, so a report reads a journal of any
 /// length in constant memory. Each pairing keeps a point every `step` pairs; when it
 /// holds `2 * MIN_POINTS` points, every second one is dropped and its step doubles.
-/// It owns what it replays by, so that it can be kept and fed as a journal grows.
+/// It owns what it reads with (a few pairs of indices and the SPRT), so that it can be
+/// kept and fed as a journal grows or as a stored run's batches commit (`serve`).
 #[derive(Clone, Debug)]
 pub struct Replayer {
     jobs: Jobs,

@@ -12,6 +12,7 @@
 
 pub(crate) mod artifacts;
 pub(crate) mod batches;
+pub(crate) mod committed;
 pub mod connect;
 pub(crate) mod reader;
 pub(crate) mod runs;

@@ -8,7 +8,6 @@ use tokio_postgres::Row;
 
 use super::{query_error, Db, DbError};
 use crate::config::Plan;
-use crate::game::{EndReason, Outcome};
 use crate::store::tracker::GameFacts;
 
 /// What the server judges a match run by (`schema_v3.sql`): written by the owner at
@@ -420,24 +419,7 @@ impl Db {
             )
             .await
             .map_err(|e| query_error(&e))?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                let result: &str = row.get(2);
-                let reason: &str = row.get(3);
-                Some(GameFacts {
-                    pair: u64::try_from(row.get::<_, i64>(0)).ok()?,
-                    game: u8::try_from(row.get::<_, i16>(1)).ok()?,
-                    result: Outcome::from_pgn(result)?,
-                    reason: EndReason::from_code(reason)?,
-                    faulted: row.get(4),
-                    over_clock: row
-                        .get::<_, Option<&str>>(5)
-                        .and_then(|text| serde_json::from_str(text).ok())
-                        .unwrap_or_default(),
-                })
-            })
-            .collect())
+        Ok(rows.iter().filter_map(super::committed::facts_of).collect())
     }
 
     /// Every game of a run, in pair and game order, as journal lines; read a slice of
