@@ -6,10 +6,8 @@
 //!   ends with;
 //! - `report DIR` (report.html and summary.md alone).
 //!
-//! The games: a short real run with the instant engine gives legal move lists of about
-//! 100 plies; each of the 50,000 pairs takes one of them, with its times, scores,
-//! depths, nodes and speeds made varied (a real engine's are), and results spread over
-//! the pentanomial outcomes. Median of 3 runs of each command.
+//! The games: synthetic but legal, stored by COPY (benches/common/stored.rs). Median of
+//! 3 runs of each command.
 //!
 //! `cargo bench -p xq-tests --bench report` (after `cargo build --release --workspace
 //! --bins`). `XQ_BENCH_QUICK=1` for 10,000 games. `XQ_BENCH_HOLD=1` stores the run,
@@ -18,22 +16,11 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use common::{bin, median, pg};
-
-use xq_runner::game::{EndReason, Outcome};
-use xq_runner::store::journal::JournalEntry;
-
-/// The instant match of the other benches, `pairs` pairs at concurrency 2.
-fn config(dir: &Path, pairs: u64) -> PathBuf {
-    let path = dir.join(format!("bench-{pairs}.toml"));
-    std::fs::write(&path, common::instant_match(pairs, 2, None)).expect("write config");
-    path
-}
+use common::{bin, median, pg, stored};
 
 fn runner(args: &[&str]) -> String {
     run_with(&bin("xq-runner"), args)
@@ -68,66 +55,6 @@ fn children_cpu_s() -> f64 {
             .unwrap_or(0.0)
     };
     (tick(16) + tick(17)) / 100.0
-}
-
-/// A small deterministic generator (no dependency for a benchmark).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, below: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % below
-    }
-}
-
-/// Game `game` of pair `pair`, from one of the played games, with varied details.
-fn synthetic(source: &JournalEntry, pair: u64, game: u8, rng: &mut Lcg) -> JournalEntry {
-    let plies = source.times_ms.len();
-    let (red, black) = if game == 0 { ("a", "b") } else { ("b", "a") };
-    let result = match rng.next(10) {
-        0..=2 => Outcome::RedWins,
-        3..=5 => Outcome::BlackWins,
-        _ => Outcome::Draw,
-    };
-    let reason = match result {
-        Outcome::Draw => EndReason::MaxPlies,
-        _ => EndReason::Checkmate,
-    };
-    JournalEntry {
-        pair,
-        game,
-        red: red.to_owned(),
-        black: black.to_owned(),
-        result,
-        reason,
-        times_ms: (0..plies).map(|_| 50 + rng.next(400)).collect(),
-        scores: (0..plies)
-            .map(|i| match rng.next(40) {
-                0 => None,
-                1 => Some(format!("M{}", 1 + rng.next(9))),
-                _ => Some(format!("{}", rng.next(600) as i64 - 300 + i as i64)),
-            })
-            .collect(),
-        depths: (0..plies).map(|_| Some(8 + rng.next(12) as u32)).collect(),
-        nodes: (0..plies)
-            .map(|_| Some(10_000 + rng.next(900_000)))
-            .collect(),
-        nps: (0..plies)
-            .map(|_| Some(500_000 + rng.next(1_500_000)))
-            .collect(),
-        seldepths: (0..plies).map(|_| Some(12 + rng.next(20) as u32)).collect(),
-        duration_ms: 20_000 + rng.next(30_000),
-        ..source.clone()
-    }
-}
-
-/// Text for COPY's text format: backslashes doubled (a journal line has no tab or
-/// line break).
-fn copy_text(line: &str) -> String {
-    line.replace('\\', "\\\\")
 }
 
 /// Median wall and CPU seconds of `runs` runs of `command` with each program, the
@@ -173,68 +100,13 @@ fn main() {
     let owner = cluster.url("xq_owner");
     runner(&["db", "init", "--db", &owner, "--worker-role", "xq_worker"]);
 
-    // Legal games of about 100 plies from a short local run.
-    let seed_dir = dir.path().join("seed");
-    runner(&[
-        "run",
-        config(dir.path(), 50).to_str().expect("path"),
-        "--out",
-        seed_dir.to_str().expect("path"),
-    ]);
-    let seeds = xq_runner::store::journal::Journal::read_all(&seed_dir.join("games.jsonl"))
-        .expect("seed journal");
-    assert!(!seeds.is_empty(), "the seed run played no game");
-
-    let cfg = config(dir.path(), pairs);
-    let id = runner(&["submit", cfg.to_str().expect("path"), "--db", &owner])
-        .trim()
-        .to_owned();
-    let batch = cluster.sql(&format!(
-        "INSERT INTO xq.batches (run_id, first_pair, pairs, state, worker, token, lease_until, done_at) \
-         VALUES ({id}, 0, {pairs}, 'done', 'bench', gen_random_uuid(), now(), now()) RETURNING id"
-    ));
-    let batch = batch.lines().next().unwrap_or_default().trim().to_owned();
-    let copy_path = dir.path().join("games.copy");
-    let mut copy = std::io::BufWriter::new(std::fs::File::create(&copy_path).expect("copy file"));
-    let mut rng = Lcg(27);
-    let mut bytes = 0;
-    // Each game with the facts the server reads from it when a worker submits it.
-    for pair in 0..pairs {
-        for game in 0..2u8 {
-            let source = &seeds[(pair as usize * 2 + usize::from(game)) % seeds.len()];
-            let entry = synthetic(source, pair, game, &mut rng);
-            let line = serde_json::to_string(&entry).expect("entry as JSON");
-            bytes += line.len() + 1;
-            writeln!(
-                copy,
-                "{id}\t{pair}\t{game}\t{batch}\t{}\t{}\t{}\t{}\t{}\t{}",
-                copy_text(&line),
-                entry.red,
-                entry.black,
-                entry.result.as_pgn(),
-                entry.reason,
-                entry.faulted.as_deref().unwrap_or("\\N")
-            )
-            .expect("write copy file");
-        }
-    }
-    copy.flush().expect("flush copy file");
-    drop(copy);
-    cluster.sql(&format!(
-        "\\copy xq.games (run_id, pair, game, batch_id, entry, red, black, result, reason, faulted) FROM '{}'",
-        copy_path.display()
-    ));
-    cluster.sql(&format!(
-        "UPDATE xq.runs SET next_pair = {pairs}, pairs_done = {pairs}, games_done = 2 * {pairs}, \
-         penta = xq.first_pairing_penta({id}, 1, NULL), state = 'finished', status = 'finished' \
-         WHERE id = {id}"
-    ));
-    cluster.sql("VACUUM ANALYZE xq.games");
-    let games = 2 * pairs;
+    let stored = stored::store_run(&cluster, dir.path(), pairs, pairs);
+    let id = stored.id;
     println!(
-        "a stored run of {games} games ({:.0} MB of journal, {:.0} plies a game on average):",
-        bytes as f64 / 1e6,
-        seeds.iter().map(|s| s.plies as f64).sum::<f64>() / seeds.len() as f64
+        "a stored run of {} games ({:.0} MB of journal, {:.0} plies a game on average):",
+        2 * pairs,
+        stored.bytes as f64 / 1e6,
+        stored.plies
     );
 
     if std::env::var_os("XQ_BENCH_HOLD").is_some() {

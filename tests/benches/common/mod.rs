@@ -5,6 +5,8 @@
 
 use std::path::Path;
 
+pub mod stored;
+
 // Where the binaries are, as the end-to-end tests find them.
 #[path = "../../tests/common/mod.rs"]
 mod shared;
