@@ -96,17 +96,20 @@ impl Dataset {
         self.records.is_empty()
     }
 
-    /// The features of position `index`, side to move first.
+    /// The features of position `index`, side to move first. Indices `len()..2 * len()`
+    /// name the positions again mirrored left to right (file a <-> i), which the rules
+    /// of Xiangqi leave equal: `--mirror` trains on both for twice the data.
     #[must_use]
     pub fn active(&self, index: usize) -> Active {
-        active_of(&self.records[index])
+        let len = self.records.len();
+        active_of(&self.records[index % len], index >= len)
     }
 
     /// The training target of position `index`:
     /// `λ · result + (1 - λ) · sigmoid(score / scale)`, from the side to move's view.
     #[must_use]
     pub fn target(&self, index: usize, lambda: f32, scale: f32) -> f32 {
-        let bytes = &self.records[index];
+        let bytes = &self.records[index % self.records.len()];
         let score = f32::from(i16::from_le_bytes([bytes[29], bytes[30]]));
         let result = f32::from(bytes[31]) / 2.0;
         lambda * result + (1.0 - lambda) * sigmoid(score / scale)
@@ -120,9 +123,9 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Decodes a checked record's pieces straight to features (no allocation: this runs
-/// for every position of every epoch).
-fn active_of(bytes: &[u8; RECORD_BYTES]) -> Active {
+/// Decodes a checked record's pieces straight to features, `mirror`ed left to right or
+/// not (no allocation: this runs for every position of every epoch).
+fn active_of(bytes: &[u8; RECORD_BYTES], mirror: bool) -> Active {
     let mut wide = [0u8; 16];
     wide[..12].copy_from_slice(&bytes[..12]);
     let mut occupancy = u128::from_le_bytes(wide);
@@ -150,6 +153,7 @@ fn active_of(bytes: &[u8; RECORD_BYTES]) -> Active {
         ) else {
             continue;
         };
+        let sq = if mirror { sq.mirror() } else { sq };
         out.us[out.count] = feature_index(side, piece, sq) as u16;
         out.them[out.count] = feature_index(!side, piece, sq) as u16;
         out.count += 1;

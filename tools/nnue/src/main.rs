@@ -10,6 +10,7 @@ use xq_nnue::train::{train, TrainConfig};
 const USAGE: &str = "usage: xq-nnue train --data <file> [--data <file>...] --out <net>
            [--hidden N] [--epochs E] [--batch B] [--lr X] [--lr-decay X]
            [--lambda X] [--scale S] [--valid X] [--seed S] [--threads T]
+           [--mirror]  (also train on each position mirrored left to right)
        xq-nnue random --out <net> [--hidden N] [--seed S] [--scale S]
                    (an untrained network, for speed measurements)";
 
@@ -55,6 +56,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let c = &mut options.config;
     let mut rest = args.iter();
     while let Some(name) = rest.next() {
+        if name == "--mirror" {
+            c.mirror = true;
+            continue;
+        }
         let value = rest.next().ok_or_else(|| format!("{name} needs a value"))?;
         match name.as_str() {
             "--data" => options.data.push(PathBuf::from(value)),

@@ -35,6 +35,8 @@ pub struct TrainConfig {
     pub valid_fraction: f64,
     pub seed: u64,
     pub threads: usize,
+    /// Train on each position and on its mirror image (see [`Dataset::active`]).
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -50,6 +52,7 @@ impl Default for TrainConfig {
             valid_fraction: 0.05,
             seed: 1,
             threads: 2,
+            mirror: false,
         }
     }
 }
@@ -267,6 +270,11 @@ pub fn split(len: usize, valid_fraction: f64, seed: u64) -> (Vec<usize>, Vec<usi
 pub fn train(data: &Dataset, cfg: &TrainConfig, report: &mut dyn FnMut(&EpochReport)) -> Model {
     let mut model = Model::new(cfg.hidden, cfg.seed);
     let (mut train_set, valid_set) = split(data.len(), cfg.valid_fraction, cfg.seed);
+    if cfg.mirror {
+        // The held-out positions stay out in both orientations.
+        let mirrored: Vec<usize> = train_set.iter().map(|i| i + data.len()).collect();
+        train_set.extend(mirrored);
+    }
     let mean = |loss: f64, n: usize| loss / n.max(1) as f64;
     let valid_loss =
         |model: &Model| mean(sharded(model, data, &valid_set, cfg, None), valid_set.len());

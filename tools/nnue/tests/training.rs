@@ -7,6 +7,7 @@ mod common;
 use std::process::Command;
 
 use common::{scored_records, write_data, TempDir};
+use xq_core::training::Record;
 use xq_engine::eval::nnue::Network;
 use xq_nnue::dataset::Dataset;
 use xq_nnue::train::{train, EpochReport, TrainConfig};
@@ -23,6 +24,7 @@ fn config() -> TrainConfig {
         valid_fraction: 0.1,
         seed: 3,
         threads: 2,
+        mirror: false,
     }
 }
 
@@ -60,6 +62,59 @@ fn training_lowers_the_held_out_loss_and_a_seed_fixes_the_weights() {
     assert_eq!(run(&data, &one_thread).1, hash);
     let other_seed = TrainConfig { seed: 4, ..cfg };
     assert_ne!(run(&data, &other_seed).1, hash);
+}
+
+#[test]
+fn a_mirrored_index_has_the_features_of_the_mirrored_position() {
+    let records = scored_records(4, 30, 11);
+    let data = Dataset::from_records(&records);
+    let sorted = |f: &[u16]| {
+        let mut f = f.to_vec();
+        f.sort_unstable();
+        f
+    };
+    let mut asymmetric = 0;
+    for (index, record) in records.iter().enumerate() {
+        let position = record.position().expect("a legal position");
+        let mirrored = Record::new(&position.mirrored(), record.score, record.result);
+        let expected = Dataset::from_records(&[mirrored]).active(0);
+        let got = data.active(records.len() + index);
+        let plain = data.active(index);
+        assert_eq!(got.count, expected.count);
+        assert_eq!(
+            sorted(&got.us[..got.count]),
+            sorted(&expected.us[..expected.count])
+        );
+        assert_eq!(
+            sorted(&got.them[..got.count]),
+            sorted(&expected.them[..expected.count])
+        );
+        asymmetric += usize::from(sorted(&plain.us[..plain.count]) != sorted(&got.us[..got.count]));
+        assert_eq!(
+            data.target(records.len() + index, 0.3, 400.0),
+            data.target(index, 0.3, 400.0)
+        );
+    }
+    // Random games leave the board lopsided, so mirroring must change most of them.
+    assert!(
+        asymmetric * 2 > records.len(),
+        "{asymmetric} of {}",
+        records.len()
+    );
+}
+
+#[test]
+fn mirroring_trains_on_twice_the_positions_and_still_learns() {
+    let data = Dataset::from_records(&scored_records(40, 40, 5));
+    let cfg = TrainConfig {
+        mirror: true,
+        ..config()
+    };
+    let (reports, _) = run(&data, &cfg);
+    let (plain, _) = run(&data, &config());
+    assert_eq!(reports[1].positions, 2 * plain[1].positions);
+    let last = reports.last().expect("epochs");
+    assert!(last.valid_loss < reports[0].valid_loss, "{reports:?}");
 }
 
 #[test]
