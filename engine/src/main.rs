@@ -11,7 +11,7 @@ use xq_engine::movegen::{perft, perft_divide};
 const USAGE: &str = "usage: xq-engine                      (UCCI or UCI on stdin/stdout)
        xq-engine --tune               (the same, announcing the tunable parameters)
        xq-engine perft <depth> [--fen <FEN>] [--divide]
-       xq-engine bench [--depth <D>] [--level <0-7>] [--evalfile <net>]
+       xq-engine bench [--depth <D>] [--level <0-7>] [--evalfile <net>]  (level 7: the shipped net unless --evalfile)
        xq-engine eval [<FEN>]                (per-term evaluation breakdown)";
 
 fn main() -> ExitCode {
@@ -94,7 +94,7 @@ fn run_bench(args: &[String]) -> Result<(), String> {
         }
     }
     if level == xq_engine::eval::NNUE_LEVEL && network.is_none() {
-        return Err("level 7 needs a network: --evalfile <net>".to_owned());
+        network = xq_engine::eval::nnue::embedded::network();
     }
     let result =
         xq_engine::bench::run_with_network(depth, level, network, &mut |index, fen, nodes| {

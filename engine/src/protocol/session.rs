@@ -60,7 +60,7 @@ pub struct Session {
     /// The evaluation (level and term weights) and the search parameters set by the
     /// options: a searcher made afresh gets them too.
     evaluator: Evaluator,
-    /// The network of `EvalFile`, which level 7 evaluates with.
+    /// The network level 7 evaluates with: the shipped one, or `EvalFile`'s.
     network: Option<Arc<Network>>,
     params: SearchParams,
     handshake: Handshake,
@@ -80,6 +80,7 @@ impl Session {
     /// of `handshake`.
     #[must_use]
     pub fn new(out: Output, handshake: Handshake) -> Session {
+        let network = crate::eval::nnue::embedded::network();
         Session {
             out,
             game: GameSoFar {
@@ -87,12 +88,17 @@ impl Session {
                 moves: Vec::new(),
             },
             banned: Vec::new(),
-            searcher: Some(Searcher::new(DEFAULT_HASH_MB, Evaluator::default())),
+            searcher: Some(new_searcher(
+                DEFAULT_HASH_MB,
+                Evaluator::default(),
+                network.clone(),
+                SearchParams::default(),
+            )),
             running: None,
             millis: false,
             hash_mb: DEFAULT_HASH_MB,
             evaluator: Evaluator::default(),
-            network: None,
+            network,
             params: SearchParams::default(),
             handshake,
         }

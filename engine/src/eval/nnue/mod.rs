@@ -3,6 +3,7 @@
 //! - [`features`]: one input per (piece kind, colour relative to the perspective, square
 //!   seen from the perspective); Black sees the board turned 180 degrees with colours
 //!   swapped, so one weight matrix serves both perspectives.
+//! - [`embedded`]: the network the engine ships with, level 7's until `EvalFile` names another.
 //! - [`network`]: the integer weights and their checks; [`file`] their versioned file.
 //! - [`accumulator`]: the first layer's sums of both perspectives, updated on make and
 //!   restored from a stack on unmake; [`forward`]: the output from them.
@@ -16,6 +17,7 @@
 //! `docs/nnue.md` gives the file layout and the quantisation.
 
 pub mod accumulator;
+pub mod embedded;
 pub mod features;
 pub mod file;
 pub mod forward;

@@ -1,0 +1,29 @@
+//! The network the engine ships with: level 7 evaluates with it until `EvalFile` names
+//! another. `docs/nnue.md` gives the data, command and seed that made it, and
+//! `docs/engine-log.md` its match against level 6.
+
+use std::sync::Arc;
+
+use super::Network;
+
+/// The file's bytes, built into the binary so that level 7 needs no file beside it.
+const BYTES: &[u8] = include_bytes!("../../../nets/xq-1ba52a2e.nnue");
+
+/// The shipped network; `None` only if the file above were not a network, which the
+/// test below rules out for every build.
+#[must_use]
+pub fn network() -> Option<Arc<Network>> {
+    Network::from_bytes(BYTES).ok().map(Arc::new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_network_loads_and_its_hash_is_its_name() {
+        let net = network().expect("the shipped network loads");
+        assert!(format!("{:016x}", net.hash()).starts_with("1ba52a2e"));
+        assert_eq!(net.hidden() % 16, 0);
+    }
+}
