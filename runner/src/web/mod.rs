@@ -3,7 +3,7 @@
 //! | file | what |
 //! |---|---|
 //! | `source.rs` | the connection, opened again after an outage |
-//! | `cache.rs` | the last report drawn of each run, while its games are the same |
+//! | `cache.rs` | the last report drawn of each run, and each answer made less than 1 s ago |
 //! | `fold.rs` | each run's counts and report reading, kept and brought up to date |
 //! | `routes.rs` | what each path answers |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use axum::extract::{Path, RawQuery, State};
 use axum::response::{Html, IntoResponse, Response};
 
+use super::cache::FRESH_FOR;
 use super::error::{run_id, WebError};
 use super::source::Source;
 use super::{listing, pages, run_page, shell, stream};
@@ -13,10 +14,14 @@ use crate::store::pg::Db;
 
 type App = State<Arc<Source>>;
 
-/// JSON of a value, as an answer.
-fn json(value: &impl serde::Serialize) -> Result<Response, WebError> {
-    let text = serde_json::to_string(value).map_err(|e| WebError::Failed(e.to_string()))?;
-    Ok(([("content-type", "application/json")], text).into_response())
+/// JSON of a value.
+fn json(value: &impl serde::Serialize) -> Result<String, WebError> {
+    serde_json::to_string(value).map_err(|e| WebError::Failed(e.to_string()))
+}
+
+/// JSON text as an answer.
+fn json_answer(text: &str) -> Response {
+    ([("content-type", "application/json")], text.to_owned()).into_response()
 }
 
 /// The database and the run a path names.
@@ -33,9 +38,16 @@ pub(crate) async fn runs_page(
     RawQuery(q): RawQuery,
 ) -> Result<Response, WebError> {
     let state = listing::state_filter(q.as_deref())?;
-    let db = source.db().await?;
-    let entries = listing::runs(&db, state.as_deref()).await?;
-    Ok(Html(pages::runs_page(&entries, state.as_deref())).into_response())
+    let key = format!("/?{}", state.as_deref().unwrap_or(""));
+    let page = source
+        .recent
+        .answer(&key, FRESH_FOR, || async {
+            let db = source.db().await?;
+            let entries = listing::runs(&db, state.as_deref()).await?;
+            Ok::<_, WebError>(pages::runs_page(&entries, state.as_deref()))
+        })
+        .await?;
+    Ok(Html(page.as_str().to_owned()).into_response())
 }
 
 /// `/api/runs`: the runs, each with its state as `status --json ID` prints it.
@@ -44,8 +56,15 @@ pub(crate) async fn runs_json(
     RawQuery(q): RawQuery,
 ) -> Result<Response, WebError> {
     let state = listing::state_filter(q.as_deref())?;
-    let db = source.db().await?;
-    json(&listing::runs(&db, state.as_deref()).await?)
+    let key = format!("/api/runs?{}", state.as_deref().unwrap_or(""));
+    let text = source
+        .recent
+        .answer(&key, FRESH_FOR, || async {
+            let db = source.db().await?;
+            json(&listing::runs(&db, state.as_deref()).await?)
+        })
+        .await?;
+    Ok(json_answer(&text))
 }
 
 /// `/runs/{id}`: a run's page.
@@ -53,9 +72,15 @@ pub(crate) async fn run_page(
     State(source): App,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let (db, run) = stored_run(&source, &id).await?;
-    let page = run_page::page(&db, &source.reports, &source.folds, &run).await?;
-    Ok(Html(page).into_response())
+    let key = format!("/runs/{}", run_id(&id)?);
+    let page = source
+        .recent
+        .answer(&key, FRESH_FOR, || async {
+            let (db, run) = stored_run(&source, &id).await?;
+            run_page::page(&db, &source.reports, &source.folds, &run).await
+        })
+        .await?;
+    Ok(Html(page.as_str().to_owned()).into_response())
 }
 
 /// `/api/runs/{id}`: a run's state, exactly as `status --json ID` prints it.
@@ -63,8 +88,15 @@ pub(crate) async fn run_json(
     State(source): App,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let (db, run) = stored_run(&source, &id).await?;
-    json(&source.folds.state(&db, &run).await?)
+    let key = format!("/api/runs/{}", run_id(&id)?);
+    let text = source
+        .recent
+        .answer(&key, FRESH_FOR, || async {
+            let (db, run) = stored_run(&source, &id).await?;
+            json(&source.folds.state(&db, &run).await?)
+        })
+        .await?;
+    Ok(json_answer(&text))
 }
 
 /// `/runs/{id}/games.pgn`.
@@ -87,14 +119,26 @@ pub(crate) async fn games_jsonl(
 
 /// `/workers`.
 pub(crate) async fn workers_page(State(source): App) -> Result<Response, WebError> {
-    let db = source.db().await?;
-    Ok(Html(pages::workers_page(&listing::workers(&db).await?)).into_response())
+    let page = source
+        .recent
+        .answer("/workers", FRESH_FOR, || async {
+            let db = source.db().await?;
+            Ok::<_, WebError>(pages::workers_page(&listing::workers(&db).await?))
+        })
+        .await?;
+    Ok(Html(page.as_str().to_owned()).into_response())
 }
 
 /// `/api/workers`.
 pub(crate) async fn workers_json(State(source): App) -> Result<Response, WebError> {
-    let db = source.db().await?;
-    json(&listing::workers(&db).await?)
+    let text = source
+        .recent
+        .answer("/api/workers", FRESH_FOR, || async {
+            let db = source.db().await?;
+            json(&listing::workers(&db).await?)
+        })
+        .await?;
+    Ok(json_answer(&text))
 }
 
 /// The pages' script.

@@ -18,6 +18,8 @@ pub(crate) struct Source {
     pub(crate) reports: super::cache::Reports,
     /// The state of each run, folded from its committed batches.
     pub(crate) folds: super::fold::Folds,
+    /// Each answer made less than a moment ago, shared by the pages polling it.
+    pub(crate) recent: super::cache::Recent,
 }
 
 impl Source {
@@ -28,6 +30,7 @@ impl Source {
             db: RwLock::new(Some(Arc::new(db))),
             reports: super::cache::Reports::default(),
             folds: super::fold::Folds::default(),
+            recent: super::cache::Recent::default(),
         }
     }
 
