@@ -1,11 +1,13 @@
-//! The runs and workers the pages list, read once per request: each run's state is the
-//! one `status --json` prints ([`state_of`]), with what a list row adds (engines, clock,
-//! when it was submitted).
+//! The runs and workers the pages list: each run's state is the one `status --json`
+//! prints, a match's from its kept state ([`Folds`]: only the batches committed since
+//! the last request are read, so a warm list replays no games), with what a list row
+//! adds (engines, clock, when it was submitted).
 
 use serde::Serialize;
 
 use super::error::WebError;
-use crate::fleet::status::{plan_of, state_of, RunState};
+use super::fold::Folds;
+use crate::fleet::status::{plan_of, RunState};
 use crate::store::pg::reader::WorkerSeen;
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
@@ -49,21 +51,38 @@ pub(crate) fn state_filter(query: Option<&str>) -> Result<Option<String>, WebErr
 ///
 /// # Errors
 /// The database's.
-pub(crate) async fn runs(db: &Db, state: Option<&str>) -> Result<Vec<RunEntry>, WebError> {
+pub(crate) async fn runs(
+    db: &Db,
+    folds: &Folds,
+    state: Option<&str>,
+) -> Result<Vec<RunEntry>, WebError> {
     let mut rows = db.runs(false).await?;
     rows.retain(|r| state.is_none_or(|s| r.state == s));
     rows.sort_by_key(|r| (!r.is_open(), std::cmp::Reverse(r.id)));
     let submitted = db.submitted_s_ago().await?;
     let mut entries = Vec::with_capacity(rows.len());
     for row in &rows {
-        entries.push(entry(db, row, submitted.get(&row.id).copied().unwrap_or(0.0)).await?);
+        entries.push(
+            entry(
+                db,
+                folds,
+                row,
+                submitted.get(&row.id).copied().unwrap_or(0.0),
+            )
+            .await?,
+        );
     }
     Ok(entries)
 }
 
-async fn entry(db: &Db, row: &RunRow, submitted_s_ago: f64) -> Result<RunEntry, WebError> {
+async fn entry(
+    db: &Db,
+    folds: &Folds,
+    row: &RunRow,
+    submitted_s_ago: f64,
+) -> Result<RunEntry, WebError> {
     let plan = plan_of(row).ok();
-    let (run, error) = match state_of(db, row).await {
+    let (run, error) = match folds.state(db, row).await {
         Ok(state) => (Some(state), None),
         Err(crate::fleet::status::StateError::Stored(why)) => (None, Some(why)),
         Err(e) => return Err(e.into()),

@@ -43,7 +43,7 @@ pub(crate) async fn runs_page(
         .recent
         .answer(&key, FRESH_FOR, || async {
             let db = source.db().await?;
-            let entries = listing::runs(&db, state.as_deref()).await?;
+            let entries = listing::runs(&db, &source.folds, state.as_deref()).await?;
             Ok::<_, WebError>(pages::runs_page(&entries, state.as_deref()))
         })
         .await?;
@@ -61,7 +61,7 @@ pub(crate) async fn runs_json(
         .recent
         .answer(&key, FRESH_FOR, || async {
             let db = source.db().await?;
-            json(&listing::runs(&db, state.as_deref()).await?)
+            json(&listing::runs(&db, &source.folds, state.as_deref()).await?)
         })
         .await?;
     Ok(json_answer(&text))
