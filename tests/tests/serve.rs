@@ -7,14 +7,14 @@
 
 mod common;
 
-use std::io::{Read as _, Write as _};
-use std::net::TcpStream;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Command};
+use std::time::Duration;
 
 use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
 use common::pg::Cluster;
+use common::web::{get, serve, Browser};
 use common::{fault_engine, runner, scratch, tune_config};
 use serde_json::{json, Value};
 
@@ -95,224 +95,6 @@ command = ["{engine}"{slow}]
     path
 }
 
-/// A running `serve`, stopped when dropped.
-struct Served {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts `serve` on a free port as `db`, with `env`; waits for its first line.
-fn serve(db: &str, env: &[(&str, &str)]) -> Served {
-    let mut child = Command::new(common::bin("xq-runner"))
-        .args(["serve", "--db", db, "--listen", "127.0.0.1:0"])
-        .envs(env.iter().copied())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start serve");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while stdout.read(&mut byte).is_ok_and(|n| n == 1) && byte[0] != b'\n' {
-        line.push(byte[0]);
-    }
-    let line = String::from_utf8_lossy(&line).into_owned();
-    let base = line
-        .split_whitespace()
-        .nth(1)
-        .filter(|u| u.starts_with("http://"))
-        .unwrap_or_else(|| panic!("serve said: {line:?}"))
-        .trim_end_matches('/')
-        .to_owned();
-    child.stdout = Some(stdout);
-    Served { child, base }
-}
-
-/// An HTTP GET: the status code, the headers (lower case) and the body.
-fn get(base: &str, path: &str) -> (u16, String, String) {
-    try_get(base, path).unwrap_or_else(|| panic!("GET {base}{path}: no answer"))
-}
-
-/// As [`get`]; `None` when nothing listens there (yet).
-fn try_get(base: &str, path: &str) -> Option<(u16, String, String)> {
-    let host = base.trim_start_matches("http://");
-    let mut s = TcpStream::connect(host).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    // Chromium's DevTools keeps the connection open: a body with a length is read to
-    // its length, any other to the end.
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 65536];
-    loop {
-        let n = s.read(&mut buf).ok()?;
-        raw.extend_from_slice(&buf[..n]);
-        if n == 0 {
-            break;
-        }
-        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
-            continue;
-        };
-        let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
-        let length = head.lines().find_map(|l| {
-            l.strip_prefix("content-length:")
-                .and_then(|v| v.trim().parse::<usize>().ok())
-        });
-        if length.is_some_and(|len| raw.len() >= split + 4 + len) {
-            break;
-        }
-    }
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
-    let body = &raw[split + 4..];
-    let code = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = if head.contains("transfer-encoding: chunked") {
-        dechunk(body)
-    } else {
-        body.to_vec()
-    };
-    Some((code, head, String::from_utf8_lossy(&body).into_owned()))
-}
-
-/// A chunked HTTP body put together (each chunk: its size in hex, CRLF, the bytes, CRLF).
-fn dechunk(mut rest: &[u8]) -> Vec<u8> {
-    let mut body = Vec::new();
-    while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&rest[..end])
-            .ok()
-            .and_then(|t| usize::from_str_radix(t.trim(), 16).ok())
-            .unwrap_or(0);
-        let data = &rest[end + 2..];
-        if size == 0 || data.len() < size + 2 {
-            break;
-        }
-        body.extend_from_slice(&data[..size]);
-        rest = &data[size + 2..];
-    }
-    body
-}
-
-/// Headless Chromium with its DevTools protocol on a WebSocket, one page open.
-struct Browser {
-    child: Child,
-    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
-    next: u64,
-    _profile: tempfile::TempDir,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Browser {
-    fn open(url: &str) -> Browser {
-        let profile = scratch("chromium");
-        let port = {
-            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-            l.local_addr().expect("address").port()
-        };
-        let child = Command::new("chromium")
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--window-size=1200,1500",
-                &format!("--remote-debugging-port={port}"),
-                &format!("--user-data-dir={}", profile.path().display()),
-                url,
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Chromium is installed (Debian package `chromium`)");
-        let base = format!("http://127.0.0.1:{port}");
-        let start = Instant::now();
-        let ws = loop {
-            let list = try_get(&base, "/json/list");
-            let page = list.and_then(|(_, _, body)| {
-                let targets: Value = serde_json::from_str(&body).ok()?;
-                targets.as_array()?.iter().find_map(|t| {
-                    (t["type"] == "page")
-                        .then(|| t["webSocketDebuggerUrl"].as_str().map(str::to_owned))?
-                })
-            });
-            if let Some(ws) = page {
-                break ws;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "Chromium's DevTools did not come up"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        let (socket, _) = tungstenite::connect(ws.as_str()).expect("DevTools WebSocket");
-        Browser {
-            child,
-            socket,
-            next: 0,
-            _profile: profile,
-        }
-    }
-
-    /// The value of `expression` in the open page.
-    fn eval(&mut self, expression: &str) -> Value {
-        self.next += 1;
-        let id = self.next;
-        let call = json!({"id": id, "method": "Runtime.evaluate",
-            "params": {"expression": expression, "returnByValue": true}});
-        self.socket
-            .send(tungstenite::Message::text(call.to_string()))
-            .expect("send to DevTools");
-        loop {
-            let message = self.socket.read().expect("read from DevTools");
-            let Ok(text) = message.to_text() else {
-                continue;
-            };
-            let answer: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-            if answer["id"] == id {
-                return answer["result"]["result"]["value"].clone();
-            }
-        }
-    }
-
-    /// Waits until `expression` is true in the page, for at most `limit`.
-    fn wait(&mut self, what: &str, expression: &str, limit: Duration) {
-        let start = Instant::now();
-        while self.eval(expression) != Value::Bool(true) {
-            assert!(start.elapsed() < limit, "waited {limit:?} for {what}");
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-
-    /// The text of the live figure `key` of a run page.
-    fn figure(&mut self, key: &str) -> String {
-        self.eval(&format!(
-            "(document.querySelector('[data-k={key}] .value')||{{}}).textContent"
-        ))
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-    }
-}
-
 /// A screenshot of `url` into `file`, by Chromium once its scripts ran.
 fn screenshot(url: &str, file: &Path) {
     let profile = scratch("chromium-shot");
@@ -374,7 +156,7 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
         &config(dir.path(), 40, 15),
         &["--batch-pairs", "1"],
     );
-    let served = serve(&cluster.url("xq_reader"), &[]);
+    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
     let url = format!("{}/runs/{id}", served.base);
 
     // Opened before any game: the page follows the run from there.
@@ -554,7 +336,7 @@ fn serve_refuses_a_role_that_can_write_and_answers_bad_paths_in_one_line() {
     let out = finish(worker(&cluster, "w", &[]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let served = serve(
-        &cluster.tcp_url("xq_reader"),
+        &["--db", &cluster.tcp_url("xq_reader")],
         &[("PGPASSWORD", "reader-secret")],
     );
     let mut answers = String::new();
@@ -635,7 +417,7 @@ fn a_tune_page_has_one_chart_per_parameter() {
     wait_until("the tune's iterations", || {
         status(&cluster, &id)["pairs"].as_u64() == Some(40)
     });
-    let served = serve(&cluster.url("xq_reader"), &[]);
+    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
     let url = format!("{}/runs/{id}", served.base);
     let mut page = Browser::open(&url);
     page.wait(
