@@ -131,6 +131,11 @@ fn the_docs_table_states_the_defaults_of_the_code() {
     let left_out = plan_of(&config(None));
     let mut checked = Vec::new();
     for (key, default) in &rows {
+        // `[datagen]` is a datagen config's own table, which a run's plan never reads:
+        // `datagen/config.rs` checks its defaults.
+        if key.starts_with("datagen.") {
+            continue;
+        }
         let Some(value) = plain(default) else {
             continue;
         };
