@@ -58,6 +58,25 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+impl ConfigError {
+    /// An error of a workload's own table (`[tune]`, `[datagen]`) in `file`, its message
+    /// on one line.
+    pub(crate) fn in_file(
+        file: &str,
+        line: Option<usize>,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> ConfigError {
+        ConfigError {
+            file: file.to_owned(),
+            line,
+            flag: None,
+            key: key.map(str::to_owned),
+            message: message.into().trim().replace('\n', "; "),
+        }
+    }
+}
+
 /// A loaded config: the plan, and the identity of the run for `--resume`.
 #[derive(Clone, Debug)]
 pub struct Loaded {

@@ -90,13 +90,7 @@ fn error(
     key: Option<&str>,
     message: impl Into<String>,
 ) -> ConfigError {
-    ConfigError {
-        file: file.to_owned(),
-        line,
-        flag: None,
-        key: key.map(str::to_owned),
-        message: message.into().trim().replace('\n', "; "),
-    }
+    ConfigError::in_file(file, line, key, message)
 }
 
 /// For `run` given a datagen config: the one line that sends the user to `datagen`;

@@ -70,13 +70,7 @@ fn error(
     key: Option<&str>,
     message: impl Into<String>,
 ) -> ConfigError {
-    ConfigError {
-        file: file.to_owned(),
-        line,
-        flag: None,
-        key: key.map(str::to_owned),
-        message: message.into().trim().replace('\n', "; "),
-    }
+    ConfigError::in_file(file, line, key, message)
 }
 
 /// The line of the `[tune]` table when `text` is a tune config (for `run` and `submit`,
