@@ -7,9 +7,9 @@
 //! Below every layer (like `exit.rs`): the store, the outputs, the tuner and the
 //! command line all write through it.
 //!
-//! ```no_run
+//! ```text
 //! use std::io::Write as _;
-//! use xq_runner::atomic_file::AtomicFile;
+//! use crate::atomic_file::AtomicFile;
 //!
 //! let mut file = AtomicFile::create("out/run/games.pgn".as_ref())?;
 //! writeln!(file, "[Event \"x\"]")?;

@@ -8,8 +8,8 @@
 //! after goes nowhere. Another error (a full disk under `> log`) stops the printing
 //! with one warning, not the run.
 //!
-//! ```
-//! xq_runner::stdout::line(format_args!("Finished game {}", 7));
+//! ```text
+//! stdout::line(format_args!("Finished game {}", 7));
 //! ```
 
 use std::fmt::Display;

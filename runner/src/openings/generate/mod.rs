@@ -46,14 +46,7 @@ pub struct PlyRange {
 impl FromStr for PlyRange {
     type Err = String;
 
-    /// # Examples
-    /// ```
-    /// use xq_runner::openings::generate::PlyRange;
-    ///
-    /// assert_eq!("6..10".parse(), Ok(PlyRange { min: 6, max: 10 }));
-    /// assert_eq!("8".parse(), Ok(PlyRange { min: 8, max: 8 }));
-    /// assert!("10..6".parse::<PlyRange>().is_err());
-    /// ```
+    /// `"6..10"`, `"6..=10"` and `"8"` (for `8..8`) are ranges; `"10..6"` is not.
     fn from_str(text: &str) -> Result<PlyRange, String> {
         let number = |t: &str| {
             t.trim()
@@ -184,4 +177,19 @@ pub enum GenerateError {
         #[source]
         source: std::io::Error,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PlyRange;
+
+    #[test]
+    fn ply_ranges_read_as_written() {
+        assert_eq!("6..10".parse(), Ok(PlyRange { min: 6, max: 10 }));
+        assert_eq!("6..=10".parse(), Ok(PlyRange { min: 6, max: 10 }));
+        assert_eq!("8".parse(), Ok(PlyRange { min: 8, max: 8 }));
+        assert!("10..6".parse::<PlyRange>().is_err());
+        assert!("1..301".parse::<PlyRange>().is_err());
+        assert!("x..3".parse::<PlyRange>().is_err());
+    }
 }
