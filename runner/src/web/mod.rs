@@ -18,6 +18,7 @@ mod cache;
 mod error;
 mod fold;
 mod folder;
+mod headline;
 mod listing;
 mod pages;
 mod routes;

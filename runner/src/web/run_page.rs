@@ -12,10 +12,11 @@ use super::cache::{Drawn, Reports};
 use super::fold::Folds;
 
 use super::error::WebError;
+use super::headline::{figure, Headline};
 use super::pages::age;
 use super::shell::live;
 use crate::fleet::status::{Status, WorkerLine};
-use crate::output::report::{escape, fixed, render, signed, HeadReading, RunHead, RunStatus};
+use crate::output::report::{escape, fixed, render, HeadReading, RunHead, RunStatus};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -40,18 +41,6 @@ pub(crate) fn fewer_games(rows: &mut Vec<crate::output::report::games::GameRow>)
         *count += 1;
         *count <= cap
     });
-}
-
-/// One figure of the live card, marked with its key (`data-k`) for tools and tests.
-pub(crate) fn figure(out: &mut String, key: &str, label: &str, value: &str, sub: &str) {
-    let _ = write!(
-        out,
-        "<div class=\"kpi\" data-k=\"{key}\"><div class=\"label\">{}</div>\
-         <div class=\"value\">{}</div><div class=\"sub\">{}</div></div>",
-        escape(label),
-        escape(value),
-        escape(sub)
-    );
 }
 
 /// The workers of a run: games/s, last heartbeat, residual, time losses and crashes per
@@ -99,48 +88,21 @@ fn workers_table(workers: &[WorkerLine]) -> String {
 
 /// The live card of a match run.
 fn live_card(s: &Status) -> String {
-    let mut out =
-        String::from("<section class=\"card\" id=\"live-run\"><h2>Now</h2><div class=\"kpis\">");
-    figure(
-        &mut out,
-        "games",
-        "Games",
-        &s.games.to_string(),
-        &format!("{} of {} pairs", s.pairs, s.pairs_total),
-    );
-    figure(
-        &mut out,
-        "elo",
-        "Elo",
-        &format!("{} \u{b1} {}", signed(s.elo, 2), fixed(s.elo_ci95, 2)),
-        &format!(
-            "nElo {} \u{b1} {}",
-            signed(s.nelo, 2),
-            fixed(s.nelo_ci95, 2)
-        ),
-    );
-    match (s.llr, s.llr_lower, s.llr_upper) {
-        (Some(llr), Some(lo), Some(hi)) => figure(
-            &mut out,
-            "llr",
-            "LLR",
-            &fixed(llr, 2),
-            &format!("bounds {} and {}", fixed(lo, 2), fixed(hi, 2)),
-        ),
-        _ => figure(&mut out, "llr", "LLR", "n/a", "no SPRT"),
-    }
-    figure(
-        &mut out,
-        "verdict",
-        "Verdict",
-        &super::pages::shown_verdict(s.verdict, &s.state).unwrap_or_else(|| "none".to_owned()),
-        // An open run's status is its state: said once.
-        &if s.status == s.state {
-            s.state.clone()
-        } else {
-            format!("{}: {}", s.state, s.status)
+    let mut out = Headline {
+        games: s.games,
+        pairs: s.pairs,
+        pairs_total: s.pairs_total,
+        elo: (s.elo, s.elo_ci95),
+        nelo: (s.nelo, s.nelo_ci95),
+        llr: match (s.llr, s.llr_lower, s.llr_upper) {
+            (Some(llr), Some(lo), Some(hi)) => Some((llr, lo, hi)),
+            _ => None,
         },
-    );
+        verdict: s.verdict,
+        state: &s.state,
+        status: &s.status,
+    }
+    .open_card();
     figure(
         &mut out,
         "in-flight",

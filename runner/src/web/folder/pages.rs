@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::super::headline::{figure, Headline};
 use super::super::pages::{age, llr_bar, shown_verdict};
-use super::super::run_page::figure;
 use super::super::shell::page;
 use super::href;
 use super::watched::FolderStatus;
@@ -103,47 +103,21 @@ pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
 
 /// The live card of a folder's run.
 pub(crate) fn live_card(s: &FolderStatus) -> String {
-    let mut out =
-        String::from("<section class=\"card\" id=\"live-run\"><h2>Now</h2><div class=\"kpis\">");
-    figure(
-        &mut out,
-        "games",
-        "Games",
-        &s.games.to_string(),
-        &format!("{} of {} pairs", s.pairs, s.pairs_total),
-    );
-    figure(
-        &mut out,
-        "elo",
-        "Elo",
-        &format!("{} \u{b1} {}", signed(s.elo, 2), fixed(s.elo_ci95, 2)),
-        &format!(
-            "nElo {} \u{b1} {}",
-            signed(s.nelo, 2),
-            fixed(s.nelo_ci95, 2)
-        ),
-    );
-    match (s.llr, s.llr_lower, s.llr_upper) {
-        (Some(llr), Some(lo), Some(hi)) => figure(
-            &mut out,
-            "llr",
-            "LLR",
-            &fixed(llr, 2),
-            &format!("bounds {} and {}", fixed(lo, 2), fixed(hi, 2)),
-        ),
-        _ => figure(&mut out, "llr", "LLR", "n/a", "no SPRT"),
-    }
-    figure(
-        &mut out,
-        "verdict",
-        "Verdict",
-        &shown_verdict(s.verdict, &s.state).unwrap_or_else(|| "none".to_owned()),
-        &if s.status == s.state {
-            s.state.clone()
-        } else {
-            format!("{}: {}", s.state, s.status)
+    let mut out = Headline {
+        games: s.games,
+        pairs: s.pairs,
+        pairs_total: s.pairs_total,
+        elo: (s.elo, s.elo_ci95),
+        nelo: (s.nelo, s.nelo_ci95),
+        llr: match (s.llr, s.llr_lower, s.llr_upper) {
+            (Some(llr), Some(lo), Some(hi)) => Some((llr, lo, hi)),
+            _ => None,
         },
-    );
+        verdict: s.verdict,
+        state: &s.state,
+        status: &s.status,
+    }
+    .open_card();
     figure(
         &mut out,
         "journal",
