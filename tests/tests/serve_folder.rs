@@ -292,3 +292,81 @@ fn serve_never_holds_a_run_up_and_says_what_is_wrong_in_one_line() {
     let (code, _, body) = get(&served.base, "/api/runs");
     assert_eq!((code, body.as_str()), (200, "[]"));
 }
+
+#[test]
+fn a_local_tune_is_followed_live_with_its_parameter_s_chart() {
+    let dir = scratch("serve-folder-tune");
+    let config = common::tune_config(dir.path(), 30, 30.0, r#", "--move-ms", "2""#, "", None);
+    let log = dir.path().join("tune.log");
+    let mut tune = Command::new(bin("xq-runner"))
+        .arg("tune")
+        .arg(&config)
+        .stdout(std::fs::File::create(&log).expect("log file"))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the tune");
+    // The tune's folder is `out` in the served folder.
+    let served = serve(&[dir.path().to_str().expect("UTF-8")], &[]);
+    let journal = dir.path().join("out").join("tune.jsonl");
+    let lines = || {
+        std::fs::read_to_string(&journal)
+            .unwrap_or_default()
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .count() as u64
+    };
+    assert!(
+        eventually(Duration::from_secs(30), || lines() >= 1),
+        "the tune played no pair"
+    );
+    let (before, state, after) = (lines(), api(&served.base, "/api/runs/out"), lines());
+    let played = state["played"].as_u64().unwrap_or(0);
+    assert!(
+        before <= played && played <= after,
+        "{before} {state} {after}"
+    );
+    assert_eq!(
+        (state["kind"].as_str(), state["iterations"].as_u64()),
+        (Some("tune"), Some(30))
+    );
+
+    let mut page = Browser::open(&format!("{}/runs/out", served.base));
+    page.wait(
+        "the tune page",
+        "document.querySelector('[data-k=pairs]') !== null",
+        Duration::from_secs(30),
+    );
+    page.eval("window.openedOnce = true");
+    let code = wait_for(&mut tune, Duration::from_secs(120));
+    let printed = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(code, Some(0), "the tune: {printed}");
+    let end = api(&served.base, "/api/runs/out");
+    assert_eq!(
+        (end["played"].as_u64(), end["state"].as_str()),
+        (Some(30), Some("finished")),
+        "{end}"
+    );
+    // The options line is the one the tune printed.
+    let options = end["options_line"].as_str().unwrap_or("?");
+    assert!(printed.contains(options), "{options} not in:\n{printed}");
+    page.wait(
+        "the finished tune on the open page",
+        "document.querySelector('[data-k=pairs] .value').textContent === '30'",
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        page.eval("window.openedOnce === true"),
+        Value::Bool(true),
+        "no reload"
+    );
+    let charts = page.eval(
+        "[...document.querySelectorAll('svg')].filter(s => (s.getAttribute('aria-label')||'').includes('skill')).length",
+    );
+    assert_eq!(charts, 1, "one chart for the one parameter");
+
+    // Listed as a tune; it keeps no games.
+    let list = api(&served.base, "/api/runs");
+    assert_eq!(list[0]["run"]["kind"], "tune", "{list}");
+    let (code, _, body) = get(&served.base, "/runs/out/games.pgn");
+    assert_eq!((code, body.trim_end().lines().count()), (404, 1), "{body}");
+}

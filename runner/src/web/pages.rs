@@ -51,6 +51,14 @@ pub(crate) fn shown_verdict(verdict: Option<Verdict>, state: &str) -> Option<Str
     }
 }
 
+/// What a tune's row says in place of a match's Elo, nElo and LLR.
+pub(crate) fn tune_of(params: usize) -> String {
+    match params {
+        1 => "tune of 1 parameter".to_owned(),
+        n => format!("tune of {n} parameters"),
+    }
+}
+
 /// The cells of a run's numbers: pairs, Elo, nElo, LLR, verdict, workers.
 fn run_cells(entry: &RunEntry, out: &mut String) {
     match &entry.run {
@@ -83,11 +91,11 @@ fn run_cells(entry: &RunEntry, out: &mut String) {
         Some(RunState::Tune(t)) => {
             let _ = write!(
                 out,
-                "<td class=\"n\">{}/{}</td><td colspan=\"3\">tune of {} parameters</td>\
+                "<td class=\"n\">{}/{}</td><td colspan=\"3\">{}</td>\
                  <td>{}</td><td class=\"n\">{}</td>",
                 t.pairs,
                 t.pairs_total,
-                t.params.len(),
+                tune_of(t.params.len()),
                 escape(&t.status),
                 t.workers.len()
             );

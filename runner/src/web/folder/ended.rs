@@ -10,7 +10,7 @@ use crate::output::report::RunStatus;
 use crate::store::folder_lock::LOCK_FILE;
 
 /// Whether the runner whose pid `run.lock` in `dir` holds is alive.
-fn played(dir: &Path) -> bool {
+pub(crate) fn played(dir: &Path) -> bool {
     let Ok(text) = std::fs::read_to_string(dir.join(LOCK_FILE)) else {
         return false;
     };

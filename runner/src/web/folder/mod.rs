@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `source.rs` | the run folders under the served folder, and what path names which |
 //! | `watched.rs` | one run followed: its journal read as it grows, replayed as `report` does |
+//! | `tuned.rs` | a tune's folder: its report drawn from `tune.jsonl` as it grows |
 //! | `ended.rs` | whether a runner plays into a folder, and how its run ended |
 //! | `routes.rs` | what each path answers |
 //! | `pages.rs` | the runs page, a run's live card, the (empty) workers page |
@@ -16,6 +17,7 @@ mod pages;
 mod routes;
 mod source;
 mod stream;
+mod tuned;
 mod watched;
 
 use std::path::Path;

@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::super::headline::{figure, Headline};
-use super::super::pages::{age, llr_bar, shown_verdict};
+use super::super::pages::{age, llr_bar, shown_verdict, tune_of};
 use super::super::shell::page;
 use super::href;
+use super::tuned::TuneStatus;
 use super::watched::FolderStatus;
 use crate::output::report::{card, escape, fixed, signed};
 
@@ -20,8 +21,34 @@ pub(crate) struct FolderEntry {
     /// When its `run.json` was written (the run started).
     pub submitted_s_ago: f64,
     /// Its state; `None` when it does not read (then `error` says why).
-    pub run: Option<FolderStatus>,
+    pub run: Option<FolderRun>,
     pub error: Option<String>,
+}
+
+/// A folder's run: a match (a run's JSON, as `status --json`) or a tune.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum FolderRun {
+    Match(FolderStatus),
+    Tune(TuneStatus),
+}
+
+impl FolderRun {
+    /// `open`, `finished`, `aborted` or `stopped`.
+    pub(crate) fn state(&self) -> &str {
+        match self {
+            FolderRun::Match(s) => &s.state,
+            FolderRun::Tune(t) => &t.state,
+        }
+    }
+
+    /// Its engines (a tune: the tuned one).
+    fn title(&self) -> &str {
+        match self {
+            FolderRun::Match(s) => &s.title,
+            FolderRun::Tune(t) => &t.title,
+        }
+    }
 }
 
 /// The cells of a run's numbers: pairs, Elo, nElo, LLR, verdict.
@@ -58,7 +85,7 @@ pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
          <th>Started</th></tr></thead><tbody>",
     );
     for e in entries {
-        let state = e.run.as_ref().map_or("?", |r| r.state.as_str());
+        let state = e.run.as_ref().map_or("?", FolderRun::state);
         let _ = write!(
             table,
             "<tr data-run=\"{}\"><td><a href=\"{}\">{}</a> <span class=\"meta\">{}</span></td><td>{}</td>",
@@ -66,10 +93,20 @@ pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
             escape(&href(&e.id)),
             escape(&e.id),
             escape(state),
-            e.run.as_ref().map_or_else(String::new, |r| escape(&r.title)),
+            e.run.as_ref().map_or_else(String::new, |r| escape(r.title())),
         );
         match (&e.run, &e.error) {
-            (Some(s), _) => run_cells(s, &mut table),
+            (Some(FolderRun::Match(s)), _) => run_cells(s, &mut table),
+            (Some(FolderRun::Tune(t)), _) => {
+                let _ = write!(
+                    table,
+                    "<td class=\"n\">{}/{}</td><td colspan=\"3\">{}</td><td>{}</td>",
+                    t.played,
+                    t.iterations,
+                    tune_of(t.params),
+                    escape(&t.status)
+                );
+            }
             (None, why) => {
                 let why = why.as_deref().unwrap_or("does not read here");
                 let _ = write!(table, "<td colspan=\"5\">{}</td>", escape(why));
@@ -92,7 +129,7 @@ pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
     card(&mut body, "Run folders, open first", &table);
     let open = entries
         .iter()
-        .filter(|e| e.run.as_ref().is_some_and(|r| r.state == "open"))
+        .filter(|e| e.run.as_ref().is_some_and(|r| r.state() == "open"))
         .count();
     page(
         &format!("{open} open runs \u{b7} xq-runner"),
@@ -131,6 +168,36 @@ pub(crate) fn live_card(s: &FolderStatus) -> String {
         out,
         "</div><p class=\"meta\">Every game: <a href=\"{link}/games.pgn\">games.pgn</a> &middot; \
          <a href=\"{link}/games.jsonl\">games.jsonl</a> &middot; <a href=\"{api}\">JSON</a></p></section>"
+    );
+    out
+}
+
+/// The live card of a folder's tune.
+pub(crate) fn tune_card(t: &TuneStatus) -> String {
+    let mut out =
+        String::from("<section class=\"card\" id=\"live-run\"><h2>Now</h2><div class=\"kpis\">");
+    figure(
+        &mut out,
+        "pairs",
+        "Pairs",
+        &t.played.to_string(),
+        &format!("of {} iterations", t.iterations),
+    );
+    // A finished tune's status is its state: said once.
+    let status = if t.status == t.state { "" } else { &t.status };
+    figure(&mut out, "state", "State", &t.state, status);
+    figure(
+        &mut out,
+        "journal",
+        "Journal",
+        &format!("{} lines", t.played),
+        "tune.jsonl, read as it grows",
+    );
+    let _ = writeln!(
+        out,
+        "</div><p class=\"meta\">Now: <code>{}</code> &middot; <a href=\"{}\">JSON</a></p></section>",
+        escape(&t.options_line),
+        escape(&super::api_href(&t.id))
     );
     out
 }

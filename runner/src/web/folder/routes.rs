@@ -9,9 +9,10 @@ use axum::response::{Html, IntoResponse, Response};
 
 use super::super::error::WebError;
 use super::super::shell::live;
-use super::pages::{self, FolderEntry};
-use super::source::Folders;
-use super::stream;
+use super::pages::{self, FolderEntry, FolderRun};
+use super::source::{is_tune, Folders};
+use super::{stream, tuned};
+use crate::store::folder::TUNE_RUN;
 use crate::store::meta::RUN_FILE;
 
 type App = State<Arc<Folders>>;
@@ -38,12 +39,20 @@ fn entries(folders: &Folders) -> Vec<FolderEntry> {
         .into_iter()
         .map(|id| {
             let dir = folders.root().join(&id);
-            let submitted_s_ago = std::fs::metadata(dir.join(RUN_FILE))
+            let tune = is_tune(&dir);
+            let record = if tune { TUNE_RUN } else { RUN_FILE };
+            let submitted_s_ago = std::fs::metadata(dir.join(record))
                 .and_then(|m| m.modified())
                 .ok()
                 .and_then(|t| SystemTime::now().duration_since(t).ok())
                 .map_or(f64::NAN, |d| d.as_secs_f64());
-            let state = folders.with_run(&id, |w| w.state(&id));
+            let state = if tune {
+                tuned::state(&id, &dir).map(FolderRun::Tune)
+            } else {
+                folders
+                    .with_run(&id, |w| w.state(&id))
+                    .map(FolderRun::Match)
+            };
             let (run, error) = match state {
                 Ok(s) => (Some(s), None),
                 Err(e) => (None, Some(e.to_string())),
@@ -56,7 +65,7 @@ fn entries(folders: &Folders) -> Vec<FolderEntry> {
             }
         })
         .collect();
-    entries.sort_by_key(|e| e.run.as_ref().is_none_or(|r| r.state != "open"));
+    entries.sort_by_key(|e| e.run.as_ref().is_none_or(|r| r.state() != "open"));
     entries
 }
 
@@ -78,21 +87,35 @@ pub(crate) async fn run(
     Path(path): Path<String>,
 ) -> Result<Response, WebError> {
     if let Some(id) = path.strip_suffix("/games.jsonl") {
-        let dir = folders.folder_of(id)?;
+        let dir = games_of(&folders, id)?;
         return Ok(stream::jsonl(&dir));
     }
     if let Some(id) = path.strip_suffix("/games.pgn") {
-        let dir = folders.folder_of(id)?;
+        let dir = games_of(&folders, id)?;
         return blocking(move || stream::pgn(&dir)).await;
     }
-    let (report, state) = blocking(move || folders.with_run(&path, |w| w.page(&path))).await?;
-    let api = super::api_href(&state.id);
-    Ok(Html(live(
-        report.as_str().to_owned(),
-        &api,
-        &pages::live_card(&state),
-    ))
-    .into_response())
+    let api = super::api_href(&path);
+    let dir = folders.folder_of(&path)?;
+    let page = if is_tune(&dir) {
+        let (report, state) = blocking(move || tuned::page(&path, &dir)).await?;
+        live(report, &api, &pages::tune_card(&state))
+    } else {
+        let (report, state) = blocking(move || folders.with_run(&path, |w| w.page(&path))).await?;
+        live(report.as_str().to_owned(), &api, &pages::live_card(&state))
+    };
+    Ok(Html(page).into_response())
+}
+
+/// The folder of run `id`, whose games are asked for: a tune keeps none.
+fn games_of(folders: &Folders, id: &str) -> Result<std::path::PathBuf, WebError> {
+    let dir = folders.folder_of(id)?;
+    if is_tune(&dir) {
+        return Err(WebError::NotFound(format!(
+            "`{}` is a tune: it keeps its pairs' results in tune.jsonl, no games",
+            id.escape_debug()
+        )));
+    }
+    Ok(dir)
 }
 
 /// `/api/runs/{path}`: a run's state.
@@ -100,6 +123,10 @@ pub(crate) async fn run_json(
     State(folders): App,
     Path(path): Path<String>,
 ) -> Result<Response, WebError> {
+    let dir = folders.folder_of(&path)?;
+    if is_tune(&dir) {
+        return json(&blocking(move || tuned::state(&path, &dir)).await?);
+    }
     json(&blocking(move || folders.with_run(&path, |w| w.state(&path))).await?)
 }
 

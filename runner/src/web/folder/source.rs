@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use super::super::error::WebError;
 use super::watched::Watched;
+use crate::store::folder::TUNE_RUN;
 use crate::store::meta::RUN_FILE;
 
 /// How deep run folders are looked for (a scaling folder's points are one level down,
@@ -75,7 +76,7 @@ impl Folders {
         if !dir.starts_with(&self.root) {
             return Err(bad());
         }
-        if !dir.join(RUN_FILE).is_file() {
+        if !holds_run(&dir) {
             return Err(self.gone(id));
         }
         Ok(dir)
@@ -129,6 +130,16 @@ impl Folders {
     }
 }
 
+/// Whether `dir` holds a run: a match's `run.json` or a tune's `tune-run.json`.
+fn holds_run(dir: &Path) -> bool {
+    dir.join(RUN_FILE).is_file() || is_tune(dir)
+}
+
+/// Whether `dir` holds a tune.
+pub(crate) fn is_tune(dir: &Path) -> bool {
+    dir.join(TUNE_RUN).is_file()
+}
+
 fn find(dir: &Path, prefix: &str, depth: usize, ids: &mut Vec<String>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -143,7 +154,7 @@ fn find(dir: &Path, prefix: &str, depth: usize, ids: &mut Vec<String>) {
     for name in names {
         let id = format!("{prefix}{name}");
         let path = dir.join(&name);
-        if path.join(RUN_FILE).is_file() {
+        if holds_run(&path) {
             ids.push(id);
         } else if depth > 1 {
             find(&path, &format!("{id}/"), depth - 1, ids);
@@ -159,6 +170,8 @@ mod tests {
     fn only_run_folders_under_the_root_can_be_named() {
         let base = tempfile::tempdir().expect("temp dir");
         let root = base.path().join("out");
+        std::fs::create_dir_all(root.join("tune")).expect("mkdir");
+        std::fs::write(root.join("tune").join(TUNE_RUN), "{}").expect("write");
         for run in ["a", "scaling/p1", "outside"] {
             let dir = if run == "outside" {
                 base.path().join(run)
@@ -173,7 +186,7 @@ mod tests {
         std::os::unix::fs::symlink(base.path().join("outside"), root.join("link"))
             .expect("symlink");
         let folders = Folders::new(&root).expect("a folder");
-        assert_eq!(folders.run_ids(), ["a", "scaling/p1"]);
+        assert_eq!(folders.run_ids(), ["a", "scaling/p1", "tune"]);
         assert!(folders.folder_of("a").is_ok());
         assert!(folders.folder_of("scaling/p1").is_ok());
         for bad in ["../outside", "a/..", "./a", "", "/a", "a//b", "a/", "link"] {
