@@ -9,6 +9,7 @@ mod overrides;
 mod pgn;
 mod plan;
 mod raw;
+pub(crate) mod self_play;
 mod validate;
 
 use std::fmt;

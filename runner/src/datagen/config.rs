@@ -7,6 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::config::locate::{line_at, line_of};
+use crate::config::self_play::{self, SelfPlayWords};
 use crate::config::{parse_shared, ConfigError, EngineCount, Override, Plan};
 use crate::game::{ResignRule, TimeControl};
 
@@ -69,12 +70,14 @@ struct RawDatagen {
 #[derive(Debug, Deserialize)]
 struct DatagenFile {
     datagen: Option<Spanned<RawDatagen>>,
-    #[serde(default)]
-    engine: Vec<Spanned<toml::Value>>,
-    #[serde(default)]
-    tournament: toml::Table,
-    sprt: Option<Spanned<toml::Value>>,
 }
+
+const WORDS: SelfPlayWords = SelfPlayWords {
+    one_engine: "datagen plays exactly one [[engine]] against itself",
+    no_engine: "missing: the [[engine]] that plays itself",
+    fixed_length: |_| "datagen plays until it has datagen.positions: leave this key out".to_owned(),
+    no_sprt: "datagen has no SPRT: leave the [sprt] section out",
+};
 
 /// Defaults: 8 random plies (issue 49), a limit of two rooks (a rook is 1000 units)
 /// beyond which the result is settled, games capped at 400 plies.
@@ -124,37 +127,7 @@ pub fn parse(name: &str, text: &str, overrides: &[Override]) -> Result<DatagenPl
     };
     let datagen_line = line_at(text, raw.span().start);
     let raw = raw.into_inner();
-    if let Some(second) = file.engine.get(1) {
-        let (line, n) = (line_at(text, second.span().start), file.engine.len());
-        let why = format!("datagen plays exactly one [[engine]] against itself; found {n}");
-        return Err(error(name, Some(line), Some("engine.1"), why));
-    }
-    if file.engine.is_empty() {
-        return Err(error(
-            name,
-            None,
-            Some("engine"),
-            "missing: the [[engine]] that plays itself",
-        ));
-    }
-    for key in ["pairs", "games", "kind"] {
-        if file.tournament.contains_key(key) {
-            return Err(error(
-                name,
-                line_of(text, &["tournament", key]),
-                Some(&format!("tournament.{key}")),
-                "datagen plays until it has datagen.positions: leave this key out",
-            ));
-        }
-    }
-    if let Some(sprt) = &file.sprt {
-        return Err(error(
-            name,
-            Some(line_at(text, sprt.span().start)),
-            Some("sprt"),
-            "datagen has no SPRT: leave the [sprt] section out",
-        ));
-    }
+    self_play::check(name, text, &WORDS)?;
     let settings = settings(name, text, &raw, datagen_line)?;
 
     // The shared sections want a length; the positions decide it (set below).

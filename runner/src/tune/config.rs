@@ -13,6 +13,7 @@ use toml::Spanned;
 use super::params::{check_all, parse_fishtest, short, Origin, TuneParam};
 use super::spsa::{Gains, SpsaConstants};
 use crate::config::locate::{line_at, line_of};
+use crate::config::self_play::{self, SelfPlayWords};
 use crate::config::{parse_shared, ConfigError, EngineCount, Override, Plan};
 
 /// A validated tune.
@@ -57,12 +58,20 @@ struct RawParam {
 #[derive(Debug, Deserialize)]
 struct TuneFile {
     tune: Option<Spanned<RawTune>>,
-    #[serde(default)]
-    engine: Vec<Spanned<toml::Value>>,
-    #[serde(default)]
-    tournament: toml::Table,
-    sprt: Option<Spanned<toml::Value>>,
 }
+
+const WORDS: SelfPlayWords = SelfPlayWords {
+    one_engine: "a tune has exactly one [[engine]], the engine it tunes",
+    no_engine: "missing: the [[engine]] to tune",
+    fixed_length: |key| {
+        if key == "kind" {
+            "a tune plays its engine against itself: leave tournament.kind out".to_owned()
+        } else {
+            format!("a tune plays tune.pairs iterations of one pair: set tune.pairs, not tournament.{key}")
+        }
+    },
+    no_sprt: "a tune has no SPRT: leave the [sprt] section out",
+};
 
 fn error(
     file: &str,
@@ -164,42 +173,7 @@ pub fn parse(
             "missing: a [tune] section (see docs/tuning.md)",
         )
     })?;
-    if let Some(second) = file.engine.get(1) {
-        let (line, n) = (line_at(text, second.span().start), file.engine.len());
-        let why = format!("a tune has exactly one [[engine]], the engine it tunes; found {n}");
-        return Err(error(name, Some(line), Some("engine.1"), why));
-    }
-    if file.engine.is_empty() {
-        return Err(error(
-            name,
-            None,
-            Some("engine"),
-            "missing: the [[engine]] to tune",
-        ));
-    }
-    for key in ["pairs", "games", "kind"] {
-        if file.tournament.contains_key(key) {
-            let message = if key == "kind" {
-                "a tune plays its engine against itself: leave tournament.kind out".to_owned()
-            } else {
-                format!("a tune plays tune.pairs iterations of one pair: set tune.pairs, not tournament.{key}")
-            };
-            return Err(error(
-                name,
-                line_of(text, &["tournament", key]),
-                Some(&format!("tournament.{key}")),
-                message,
-            ));
-        }
-    }
-    if let Some(sprt) = &file.sprt {
-        return Err(error(
-            name,
-            Some(line_at(text, sprt.span().start)),
-            Some("sprt"),
-            "a tune has no SPRT: leave the [sprt] section out",
-        ));
-    }
+    self_play::check(name, text, &WORDS)?;
     let (tune_sets, run_sets): (Vec<&String>, Vec<&String>) = overrides
         .iter()
         .partition(|o| o.trim_start().starts_with("tune."));
