@@ -22,6 +22,28 @@ pub(crate) struct Headline<'a> {
     pub status: &'a str,
 }
 
+/// The headline of a status with the figures' fields by these names: a stored run's
+/// (`fleet::status::Status`) and a folder's (`FolderStatus`), one mapping for both.
+macro_rules! headline_of {
+    ($s:expr) => {
+        $crate::web::headline::Headline {
+            games: $s.games,
+            pairs: $s.pairs,
+            pairs_total: $s.pairs_total,
+            elo: ($s.elo, $s.elo_ci95),
+            nelo: ($s.nelo, $s.nelo_ci95),
+            llr: match ($s.llr, $s.llr_lower, $s.llr_upper) {
+                (Some(llr), Some(lo), Some(hi)) => Some((llr, lo, hi)),
+                _ => None,
+            },
+            verdict: $s.verdict,
+            state: &$s.state,
+            status: &$s.status,
+        }
+    };
+}
+pub(crate) use headline_of;
+
 impl Headline<'_> {
     /// The card's opening and its first four figures; the caller adds its own and
     /// closes the `kpis` block and the section.

@@ -12,7 +12,7 @@ use super::cache::{Drawn, Reports};
 use super::fold::Folds;
 
 use super::error::WebError;
-use super::headline::{figure, Headline};
+use super::headline::{figure, headline_of};
 use super::pages::age;
 use super::shell::live;
 use crate::fleet::status::{Status, WorkerLine};
@@ -88,21 +88,7 @@ fn workers_table(workers: &[WorkerLine]) -> String {
 
 /// The live card of a match run.
 fn live_card(s: &Status) -> String {
-    let mut out = Headline {
-        games: s.games,
-        pairs: s.pairs,
-        pairs_total: s.pairs_total,
-        elo: (s.elo, s.elo_ci95),
-        nelo: (s.nelo, s.nelo_ci95),
-        llr: match (s.llr, s.llr_lower, s.llr_upper) {
-            (Some(llr), Some(lo), Some(hi)) => Some((llr, lo, hi)),
-            _ => None,
-        },
-        verdict: s.verdict,
-        state: &s.state,
-        status: &s.status,
-    }
-    .open_card();
+    let mut out = headline_of!(s).open_card();
     figure(
         &mut out,
         "in-flight",

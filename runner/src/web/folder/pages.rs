@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::super::headline::{figure, Headline};
+use super::super::headline::{figure, headline_of};
 use super::super::pages::{age, llr_bar, shown_verdict, tune_of};
 use super::super::shell::page;
 use super::href;
@@ -140,21 +140,7 @@ pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
 
 /// The live card of a folder's run.
 pub(crate) fn live_card(s: &FolderStatus) -> String {
-    let mut out = Headline {
-        games: s.games,
-        pairs: s.pairs,
-        pairs_total: s.pairs_total,
-        elo: (s.elo, s.elo_ci95),
-        nelo: (s.nelo, s.nelo_ci95),
-        llr: match (s.llr, s.llr_lower, s.llr_upper) {
-            (Some(llr), Some(lo), Some(hi)) => Some((llr, lo, hi)),
-            _ => None,
-        },
-        verdict: s.verdict,
-        state: &s.state,
-        status: &s.status,
-    }
-    .open_card();
+    let mut out = headline_of!(s).open_card();
     figure(
         &mut out,
         "journal",
