@@ -131,13 +131,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
             )));
         }
     }
-    let mut theta: Vec<f64> = match records.last() {
-        Some(last) => params
-            .iter()
-            .map(|p| last.theta.get(&p.name).copied().unwrap_or(p.start))
-            .collect(),
-        None => params.iter().map(|p| p.start).collect(),
-    };
+    let mut theta = super::journal::theta_after(params, &records);
     let mut pending: VecDeque<u64> = (1..=n).filter(|k| !done.contains(k)).collect();
     let progress = TuneProgress::new(n, records.len() as u64, plan.output.report_interval);
     if resume {

@@ -34,6 +34,21 @@ pub struct Record {
     pub theta: BTreeMap<String, f64>,
 }
 
+/// theta after the last of `records` (a parameter it lacks, and every one before the
+/// first record, at its start): where a tune resumes, and what a page shows now.
+#[must_use]
+pub fn theta_after(params: &[crate::tune::params::TuneParam], records: &[Record]) -> Vec<f64> {
+    params
+        .iter()
+        .map(|p| {
+            records
+                .last()
+                .and_then(|r| r.theta.get(&p.name).copied())
+                .unwrap_or(p.start)
+        })
+        .collect()
+}
+
 /// A journal problem.
 #[derive(Debug, Error)]
 pub enum JournalError {

@@ -56,16 +56,7 @@ fn read(dir: &Path) -> Result<(String, Vec<Record>, TuneSummary), WebError> {
             e => Err(e),
         })
         .map_err(|e| WebError::Failed(e.to_string()))?;
-    let theta: Vec<f64> = tune
-        .params
-        .iter()
-        .map(|p| {
-            records
-                .last()
-                .and_then(|r| r.theta.get(&p.name).copied())
-                .unwrap_or(p.start)
-        })
-        .collect();
+    let theta = journal::theta_after(&tune.params, &records);
     let summary = TuneSummary::new(
         tune.plan.engines[0].spec.name.trim_end_matches('+'),
         tune.schedule.iterations,
