@@ -147,10 +147,11 @@ fn deeper_search_rises_and_each_depth_is_its_own_match_game_for_game() {
 fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
     let folder = scratch("scaling-clock");
     let out = folder.path().join("out");
-    // Our engine on the point's clock against itself at a fixed depth 4 (its own
-    // limit): about even at 0.2+0.002, far stronger at ten times the clock.
-    let head = "[time]\nmargin = \"200ms\"\n\n[scaling]\ntc = [\"0.2+0.002\", \"2+0.02\"]";
-    let config = our_engine_config(folder.path(), "clock.toml", 6, head, ["clock", "depth4"], 4);
+    // Our engine on the point's clock against itself at a fixed depth 6: far weaker on
+    // 0.005+0.00005, far stronger on 2+0.02. (Against depth 4 it won every game on both
+    // clocks on an idle machine, and an Elo that saturates cannot rise.)
+    let head = "[time]\nmargin = \"200ms\"\n\n[scaling]\ntc = [\"0.005+0.00005\", \"2+0.02\"]";
+    let config = our_engine_config(folder.path(), "clock.toml", 6, head, ["clock", "depth6"], 6);
     let (code, stdout, stderr) = runner(&["run", path(&config)]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let results = json(&out.join("scaling.json"));
@@ -160,7 +161,7 @@ fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
     let (short, long) = (&points[0], &points[1]);
     assert_eq!(
         (short["setting"].as_str(), long["setting"].as_str()),
-        (Some("0.2+0.002"), Some("2+0.02"))
+        (Some("0.005+0.00005"), Some("2+0.02"))
     );
     for p in points {
         assert_eq!(p["games"], 12, "{p}");
@@ -168,10 +169,10 @@ fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
     }
     // The clock's place on the axis: seconds a side in a game of 120 plies.
     let x = |p: &Value| p["x"].as_f64().expect("x");
-    assert!((x(short) - 0.32).abs() < 1e-9 && (x(long) - 3.2).abs() < 1e-9);
+    assert!((x(short) - 0.008).abs() < 1e-9 && (x(long) - 3.2).abs() < 1e-9);
     // The curve rises: the longer clock's Elo is higher, by more than 100 (on an idle
-    // machine about +60 then +1200; on a loaded one, the long clock's games see less
-    // of it, about -60 then +190).
+    // machine -280 to -540 then +1200 in three runs; with two busy loops beside it,
+    // -1200 then +1200).
     let elo = |p: &Value| p["elo"].as_f64().expect("elo");
     assert!(
         elo(long) > elo(short) + 100.0,
@@ -185,7 +186,7 @@ fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
         &pgn[..pgn.len().min(800)]
     );
     let page = std::fs::read_to_string(out.join("report.html")).expect("report");
-    assert!(page.contains("time control (log scale)") && page.contains("clock vs depth4"));
+    assert!(page.contains("time control (log scale)") && page.contains("clock vs depth6"));
 
     // `report DIR` of the scaling folder writes its outputs again, as of a run folder.
     let before = std::fs::read_to_string(out.join("scaling.json")).expect("scaling.json");
@@ -193,7 +194,7 @@ fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
         "report.html",
         "scaling.json",
         "tc-2+0.02/report.html",
-        "tc-0.2+0.002/summary.md",
+        "tc-0.005+0.00005/summary.md",
     ] {
         std::fs::remove_file(out.join(gone)).expect(gone);
     }
@@ -213,7 +214,7 @@ fn an_engine_on_the_clock_gains_against_a_fixed_depth_as_the_clock_grows() {
         page
     );
     assert!(out.join("tc-2+0.02/report.html").is_file());
-    assert!(out.join("tc-0.2+0.002/summary.md").is_file());
+    assert!(out.join("tc-0.005+0.00005/summary.md").is_file());
 }
 
 #[test]
