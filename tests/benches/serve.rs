@@ -218,7 +218,7 @@ fn main() {
             "1",
         ])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("worker.log")).expect("worker log"))
         .spawn()
         .expect("start a worker");
     std::thread::sleep(Duration::from_secs(3));
@@ -253,7 +253,17 @@ fn main() {
         if let Ok(t) = times.lock() {
             polls.extend_from_slice(&t);
         }
-        per_round.push(format!("{}{mean:.0}", if open { "+" } else { "" }));
+        if calls == 0 {
+            // The worker submitted nothing in a whole phase: say why, and stop there.
+            let log = std::fs::read_to_string(dir.path().join("worker.log")).unwrap_or_default();
+            println!(
+                "  round {round}: no batch submitted (worker {:?}); its log ends: {}",
+                worker.try_wait(),
+                log.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+            );
+            break;
+        }
+        per_round.push((open, mean));
         let total = if open { &mut with } else { &mut without };
         total.1 =
             (total.1 * total.0 as f64 + mean * calls as f64) / (total.0 + calls).max(1) as f64;
@@ -269,9 +279,30 @@ fn main() {
         with.0,
         (with.1 / without.1 - 1.0) * 100.0
     );
+    let shown: Vec<String> = per_round
+        .iter()
+        .map(|(open, mean)| format!("{}{mean:.0}", if *open { "+" } else { "" }))
+        .collect();
     println!(
         "  each round's mean submit (+: with pages): {} ms",
-        per_round.join(" ")
+        shown.join(" ")
+    );
+    // Each round with pages against the mean of the rounds without on either side: the
+    // submits drift from round to round (the run grows, the machine is shared), and a
+    // drift weighs on a comparison with one neighbour, not on one with both.
+    let paired: Vec<f64> = (1..per_round.len().saturating_sub(1))
+        .filter(|&i| per_round[i].0)
+        .map(|i| {
+            let around = (per_round[i - 1].1 + per_round[i + 1].1) / 2.0;
+            (per_round[i].1 / around - 1.0) * 100.0
+        })
+        .collect();
+    let shown: Vec<String> = paired.iter().map(|p| format!("{p:+.1}%")).collect();
+    let mean = paired.iter().sum::<f64>() / paired.len().max(1) as f64;
+    println!(
+        "  with pages against the mean of the rounds either side: {}; median {:+.1}%, mean {mean:+.1}%",
+        shown.join(" "),
+        median(if paired.is_empty() { vec![0.0] } else { paired })
     );
     println!(
         "  the pages' polls: {} requests, median {:.1} ms",

@@ -24,6 +24,7 @@ const STYLE: &str = "<style>\
     table.list th,table.list td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}\
     table.list td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
     .filters a{margin-right:10px}\
+    #live-run .kpi .value{white-space:normal}\
     </style>";
 
 /// The links and the live line, at the top of `<main>`.
