@@ -5,9 +5,10 @@
 //!   each, and the page's weight;
 //! - its `games.pgn` and `games.jsonl` streams, MB/s (median of 3);
 //! - 100 open pages of a run being played (clients polling its JSON every 2 s, as
-//!   the page's script does, on loopback): the server time of each batch a worker
-//!   submits (`xq.submit_batch`, from pg_stat_statements), with and without the pages,
-//!   in alternating phases of the same run.
+//!   the page's script does, on loopback, each on a connection it keeps): the server
+//!   time of each batch of 100 pairs a worker submits (`xq.submit_batch`, from
+//!   pg_stat_statements), with and without the pages, in alternating phases of the
+//!   same run.
 //!
 //! Times are taken by the client over loopback: the server's time plus a connection.
 //!
@@ -104,7 +105,58 @@ fn submits(cluster: &pg::Cluster) -> (u64, f64) {
     (calls, mean)
 }
 
-/// `pages` clients polling `path` every 2 s until `stop`; each request's ms.
+/// A page's connection, kept open between polls as a browser keeps it.
+struct Kept {
+    host: String,
+    conn: Option<BufReader<TcpStream>>,
+}
+
+impl Kept {
+    /// GET `path` on the kept connection (opened again when it was closed): the ms to
+    /// the last byte of the body, or `None` when the request failed. The request goes
+    /// in one write with Nagle off, as a browser sends it: split in small writes, it
+    /// would wait for the server's delayed ACK (40 ms on Linux) and measure that.
+    fn get(&mut self, path: &str) -> Option<f64> {
+        let start = Instant::now();
+        let answer = self.request(path);
+        if answer.is_none() {
+            self.conn = None;
+        }
+        answer.map(|()| start.elapsed().as_secs_f64() * 1000.0)
+    }
+
+    fn request(&mut self, path: &str) -> Option<()> {
+        if self.conn.is_none() {
+            let stream = TcpStream::connect(&self.host).ok()?;
+            stream.set_nodelay(true).ok()?;
+            self.conn = Some(BufReader::new(stream));
+        }
+        let conn = self.conn.as_mut()?;
+        let request = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.host);
+        conn.get_mut().write_all(request.as_bytes()).ok()?;
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            if conn.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            if line == "\r\n" {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse::<usize>().ok();
+                }
+            }
+        }
+        // The JSON answers carry their length; a streamed one would not, and is not polled.
+        let mut body = vec![0; length?];
+        conn.read_exact(&mut body).ok()
+    }
+}
+
+/// `pages` clients polling `path` every 2 s on kept connections until `stop`; each
+/// request's ms.
 fn pages(
     host: &str,
     path: &str,
@@ -114,19 +166,17 @@ fn pages(
     let times = Arc::new(Mutex::new(Vec::new()));
     let handles = (0..pages)
         .map(|i| {
-            let (host, path, stop, times) = (
-                host.to_owned(),
-                path.to_owned(),
-                Arc::clone(stop),
-                Arc::clone(&times),
-            );
+            let (path, stop, times) = (path.to_owned(), Arc::clone(stop), Arc::clone(&times));
+            let mut page = Kept {
+                host: host.to_owned(),
+                conn: None,
+            };
             std::thread::spawn(move || {
                 // Spread over the period, as pages opened at different times are.
                 std::thread::sleep(Duration::from_millis(20 * i as u64));
                 while !stop.load(Ordering::Relaxed) {
-                    let (_, _, s) = get(&host, &path);
-                    if let Ok(mut t) = times.lock() {
-                        t.push(s * 1000.0);
+                    if let (Some(ms), Ok(mut t)) = (page.get(&path), times.lock()) {
+                        t.push(ms);
                     }
                     std::thread::sleep(Duration::from_secs(2));
                 }
@@ -216,6 +266,11 @@ fn main() {
             "w",
             "--concurrency",
             "1",
+            // A fixed batch: by default the worker sizes its batches by their pace, and
+            // a submit's time follows its batch's size (0.25 ms a game), so a phase's
+            // mean would follow the pace of its games more than the pages.
+            "--batch-pairs",
+            "100",
         ])
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(dir.path().join("worker.log")).expect("worker log"))
@@ -226,12 +281,13 @@ fn main() {
     let mut without = (0, 0.0);
     let mut with = (0, 0.0);
     let mut polls = Vec::new();
-    // Submit times vary by a tenth from phase to phase on a shared machine: more rounds
-    // (`XQ_BENCH_ROUNDS`, even) narrow the comparison.
+    // Submit times vary from phase to phase on a shared machine: more rounds
+    // (`XQ_BENCH_ROUNDS`, odd: each round with pages has a round without on either
+    // side) narrow the comparison.
     let rounds: u32 = std::env::var("XQ_BENCH_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .unwrap_or(4);
+        .unwrap_or(5);
     let mut per_round = Vec::new();
     for round in 0..rounds {
         let open = round % 2 == 1;

@@ -233,6 +233,32 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     ] {
         assert_eq!(api[key], state[key], "{key}");
     }
+    // Each worker's stored games, which the page counts batch by batch and `status`
+    // over the whole run, agree.
+    for (ours, theirs) in api["workers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .zip(state["workers"].as_array().into_iter().flatten())
+    {
+        for key in [
+            "name",
+            "penta",
+            "stored_games",
+            "crashes",
+            "stalls",
+            "time_losses",
+            "residual",
+        ] {
+            assert_eq!(ours[key], theirs[key], "worker {}: {key}", theirs["name"]);
+        }
+    }
+    assert_eq!(
+        api["workers"].as_array().map(Vec::len),
+        Some(2),
+        "two workers: {}",
+        api["workers"]
+    );
     // Both workers on the page, each a row of the workers table.
     let rows = page.eval("[...document.querySelectorAll('#live-run tbody tr td:first-child')].map(t => t.textContent).join(',')");
     assert_eq!(rows, "w1,w2");

@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use super::fit::fit;
 use crate::output::printable::printable;
-use crate::store::pg::workers::Purged;
+use crate::store::pg::workers::{Purged, EVERY_PAIR};
 use crate::store::pg::{Db, DbError};
 
 /// Whose games go.
@@ -62,7 +62,7 @@ pub async fn purge(db: &Db, id: i64, choice: &Choice) -> Result<PurgeReport, Pur
     let chosen = match choice {
         Choice::Worker(name) => vec![name.clone()],
         Choice::Auto => {
-            let results = db.worker_results(id).await?;
+            let results = db.worker_results(id, EVERY_PAIR).await?;
             fit(&results).0.map(|run| run.bad).unwrap_or_default()
         }
     };

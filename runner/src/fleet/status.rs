@@ -364,7 +364,9 @@ pub async fn state_of(db: &crate::store::pg::Db, run: &RunRow) -> Result<RunStat
         return Ok(RunState::Tune(Box::new(state)));
     }
     let games = db.game_facts(run.id).await?;
-    let results = db.worker_results(run.id).await?;
+    let results = db
+        .worker_results(run.id, crate::store::pg::workers::EVERY_PAIR)
+        .await?;
     let state = status(run, &games, pairs, &workers, &results).map_err(StateError::Stored)?;
     Ok(RunState::Match(Box::new(state)))
 }

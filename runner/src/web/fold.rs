@@ -19,7 +19,7 @@ use crate::store::journal::JournalEntry;
 use crate::store::layout::Jobs;
 use crate::store::pg::committed::{DoneBatch, StoredGame};
 use crate::store::pg::runs::{PairStates, RunRow, RunWorker};
-use crate::store::pg::workers::WorkerResults;
+use crate::store::pg::workers::{add_results, WorkerResults};
 use crate::store::pg::Db;
 use crate::store::tracker::Tracker;
 
@@ -158,10 +158,12 @@ impl Folds {
                 for game in db.stored_games(run.id, from, to).await? {
                     fold.add(&game);
                 }
+                // Only committed (or purged) batches change a worker's results, and a
+                // window holds only pairs of batches not seen yet: each counted once.
+                let results = db.worker_results(run.id, from..to).await?;
+                add_results(&mut fold.results, &results);
             }
             fold.folded.extend(new.iter().map(|b| (b.id, b.done_us)));
-            // Only committed (or purged) batches change a worker's results.
-            fold.results = db.worker_results(run.id).await?;
         }
         let out = then(&fold);
         *held = Some(fold);

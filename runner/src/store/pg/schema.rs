@@ -6,7 +6,7 @@ use tokio_postgres::GenericClient;
 use super::{query_error, Db, DbError};
 
 /// The version of the schema this runner reads and writes.
-pub const VERSION: &str = "4";
+pub const VERSION: &str = "5";
 
 /// Version 1, as a new database starts.
 const SCHEMA: &str = include_str!("schema.sql");
@@ -16,9 +16,11 @@ const TO_V2: &str = include_str!("schema_v2.sql");
 const TO_V3: &str = include_str!("schema_v3.sql");
 /// Version 3 to 4: the server makes a tune's SPSA update itself.
 const TO_V4: &str = include_str!("schema_v4.sql");
+/// Version 4 to 5: a batch's submit reads its own games alone, however long its run.
+const TO_V5: &str = include_str!("schema_v5.sql");
 
 /// Every step from nothing to this version: version n is made by the first n steps.
-const STEPS: [&str; 4] = [SCHEMA, TO_V2, TO_V3, TO_V4];
+const STEPS: [&str; 5] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5];
 
 /// What `init` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +61,7 @@ async fn stored_version(client: &impl GenericClient) -> Result<Option<String>, D
 pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
     match stored_version(client).await? {
         Some(v) if v == VERSION => Ok(()),
-        Some(v) if v == "1" || v == "2" || v == "3" => Err(DbError::Schema(format!(
+        Some(v) if ["1", "2", "3", "4"].contains(&v.as_str()) => Err(DbError::Schema(format!(
             "the database holds xq-runner schema version {v}, this runner speaks version {VERSION}: upgrade it with `xq-runner db init --db URL` (as the role that owns it; its runs keep working)"
         ))),
         Some(v) => Err(DbError::Schema(format!(
@@ -72,7 +74,7 @@ pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
 }
 
 impl Db {
-    /// Creates the schema when there is none, upgrades versions 1 to 3 to this version,
+    /// Creates the schema when there is none, upgrades versions 1 to 4 to this version,
     /// and checks the version otherwise. One transaction, the version read under a lock, so
     /// that two runners starting at once do not both create or upgrade it.
     ///
@@ -93,7 +95,7 @@ impl Db {
                 }
                 Init::Created
             }
-            Some(v) if v == "1" || v == "2" || v == "3" => {
+            Some(v) if ["1", "2", "3", "4"].contains(&v.as_str()) => {
                 let from: usize = v.parse().unwrap_or(1);
                 for step in &STEPS[from..] {
                     tx.batch_execute(step).await.map_err(q)?;

@@ -2,7 +2,12 @@
 //! `status` shows beside each worker, and what fishtest's residuals are computed from),
 //! and the owner's purge of a worker's games (`xq.purge_workers`, `schema_v4.sql`).
 
+use std::ops::Range;
+
 use super::{query_error, Db, DbError};
+
+/// Every pair of a run, for [`Db::worker_results`].
+pub const EVERY_PAIR: Range<i64> = 0..i64::MAX;
 
 /// A worker's stored games of one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,19 +34,49 @@ pub struct Purged {
     pub games: u64,
 }
 
+impl WorkerResults {
+    /// Adds `more`, another part of the same worker's games.
+    fn add(&mut self, more: &WorkerResults) {
+        self.games += more.games;
+        for (slot, n) in self.penta.iter_mut().zip(more.penta) {
+            *slot += n;
+        }
+        self.crashes += more.crashes;
+        self.stalls += more.stalls;
+        self.time_losses += more.time_losses;
+        self.illegal += more.illegal;
+    }
+}
+
+/// Adds `more` (the results of other games of the same run) to `into`, kept by name.
+pub fn add_results(into: &mut Vec<WorkerResults>, more: &[WorkerResults]) {
+    for part in more {
+        match into.binary_search_by(|r| r.name.as_str().cmp(&part.name)) {
+            Ok(at) => into[at].add(part),
+            Err(at) => into.insert(at, part.clone()),
+        }
+    }
+}
+
 fn unsigned(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
 
 impl Db {
-    /// Each worker's stored games of run `id`, by name, in one grouped statement: the
-    /// games by pair (a pair is always in one batch, so of one worker), then the pairs
-    /// by worker. A game that was never checked (no result) is left out, as in the
-    /// run's counts.
+    /// Each worker's stored games of run `id` with pairs in `pairs` ([`EVERY_PAIR`] for
+    /// all), by name, in one grouped statement: the games by pair (a pair is always in
+    /// one batch, so of one worker), then the pairs by worker. A game that was never
+    /// checked (no result) is left out, as in the run's counts. The results of
+    /// separate ranges add up ([`add_results`]): a live page counts only the pairs of
+    /// the batches it has not seen, not the whole run again at each batch.
     ///
     /// # Errors
     /// [`DbError::Query`].
-    pub async fn worker_results(&self, id: i64) -> Result<Vec<WorkerResults>, DbError> {
+    pub async fn worker_results(
+        &self,
+        id: i64,
+        pairs: Range<i64>,
+    ) -> Result<Vec<WorkerResults>, DbError> {
         let rows = self
             .client()
             .query(
@@ -54,7 +89,8 @@ impl Db {
                             sum(CASE WHEN g.result = '1/2-1/2' THEN 1
                                      WHEN (g.result = '1-0') = (g.game = 0) THEN 2 ELSE 0 END) AS s
                      FROM xq.games AS g JOIN xq.batches AS b ON b.id = g.batch_id
-                     WHERE g.run_id = $1 AND g.result IS NOT NULL
+                     WHERE g.run_id = $1 AND g.pair >= $2 AND g.pair < $3
+                           AND g.result IS NOT NULL
                      GROUP BY b.worker, g.pair
                  ), pairings AS (
                      SELECT greatest(coalesce(cardinality(pairings), 0) / 2, 1) AS n
@@ -69,7 +105,7 @@ impl Db {
                               count(*) FILTER (WHERE p.games = 2 AND p.pair % k.n = 0 AND p.s = 4)]
                  FROM pairs AS p, pairings AS k
                  GROUP BY p.worker ORDER BY p.worker",
-                &[&id],
+                &[&id, &pairs.start, &pairs.end],
             )
             .await
             .map_err(|e| query_error(&e))?;
@@ -119,5 +155,41 @@ impl Db {
                 games: unsigned(r.get(3)),
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results(name: &str, games: u64, penta: [u64; 5], crashes: u64) -> WorkerResults {
+        WorkerResults {
+            name: name.to_owned(),
+            games,
+            penta,
+            crashes,
+            ..WorkerResults::default()
+        }
+    }
+
+    #[test]
+    fn results_of_separate_pairs_add_up_by_worker() {
+        let mut kept = vec![results("b", 4, [0, 1, 1, 0, 0], 1)];
+        add_results(
+            &mut kept,
+            &[
+                results("a", 2, [0, 0, 0, 0, 1], 0),
+                results("b", 6, [1, 0, 1, 1, 0], 2),
+            ],
+        );
+        add_results(&mut kept, &[results("c", 2, [0, 0, 1, 0, 0], 0)]);
+        assert_eq!(
+            kept,
+            vec![
+                results("a", 2, [0, 0, 0, 0, 1], 0),
+                results("b", 10, [1, 1, 2, 1, 0], 3),
+                results("c", 2, [0, 0, 1, 0, 0], 0),
+            ]
+        );
     }
 }
