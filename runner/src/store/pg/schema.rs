@@ -22,6 +22,13 @@ const TO_V5: &str = include_str!("schema_v5.sql");
 /// Every step from nothing to this version: version n is made by the first n steps.
 const STEPS: [&str; 5] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5];
 
+/// Whether `version` is one `init` upgrades: an earlier one of [`STEPS`].
+fn is_older(version: &str) -> bool {
+    version
+        .parse::<usize>()
+        .is_ok_and(|v| (1..STEPS.len()).contains(&v))
+}
+
 /// What `init` did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Init {
@@ -61,7 +68,7 @@ async fn stored_version(client: &impl GenericClient) -> Result<Option<String>, D
 pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
     match stored_version(client).await? {
         Some(v) if v == VERSION => Ok(()),
-        Some(v) if ["1", "2", "3", "4"].contains(&v.as_str()) => Err(DbError::Schema(format!(
+        Some(v) if is_older(&v) => Err(DbError::Schema(format!(
             "the database holds xq-runner schema version {v}, this runner speaks version {VERSION}: upgrade it with `xq-runner db init --db URL` (as the role that owns it; its runs keep working)"
         ))),
         Some(v) => Err(DbError::Schema(format!(
@@ -95,7 +102,7 @@ impl Db {
                 }
                 Init::Created
             }
-            Some(v) if ["1", "2", "3", "4"].contains(&v.as_str()) => {
+            Some(v) if is_older(&v) => {
                 let from: usize = v.parse().unwrap_or(1);
                 for step in &STEPS[from..] {
                     tx.batch_execute(step).await.map_err(q)?;
