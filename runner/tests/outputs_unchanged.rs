@@ -45,6 +45,7 @@ fn write_outputs(journal: &str, extra: &str) -> tempfile::TempDir {
         config: text.clone(),
         openings: None,
         shard: None,
+        db_run: None,
         played_s: 12.5,
     };
     meta.write(dir).expect("run.json");

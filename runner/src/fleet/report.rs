@@ -13,24 +13,27 @@ use crate::store::ending::Ending;
 use crate::store::finished::{game_number, FinishedGames};
 use crate::store::folder::{RunFolder, Workload};
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
-use crate::store::meta::{RunMeta, RUN_FILE};
+use crate::store::meta::{InputFile, RunMeta, RUN_FILE};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
 /// Writes run `id` into `dir`: a new folder, or one holding an earlier report of the
-/// same run (written over).
+/// same run (written over). A folder that holds another run, a local one or another
+/// stored one, is refused: its journal would be replaced by this run's games.
 ///
 /// # Errors
 /// One line: no such run, a folder holding something else, a file that cannot be written.
 pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     let run = db.run(id).await.map_err(|e| e.to_string())?;
     let earlier = match RunMeta::read(dir) {
-        Ok(meta) if meta.config_hash == run.config_hash => true,
-        Ok(_) => {
-            return Err(format!(
-                "{}: holds another run: give another --out",
-                dir.display()
-            ))
+        Ok(meta) => {
+            same_run(&meta, &run).map_err(|holds| {
+                format!(
+                    "{}: holds {holds}, not run {id}: give another --out",
+                    dir.display()
+                )
+            })?;
+            true
         }
         Err(_) => {
             RunFolder::check_new(dir, Workload::Run).map_err(|e| e.to_string())?;
@@ -42,7 +45,17 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     // more.
     let facts = db.game_facts(id).await.map_err(|e| e.to_string())?;
     let (plan, tracker) = tracker_of(&run, &facts)?;
-    let meta = run.meta();
+    let mut meta = run.meta();
+    // The opening file as the run was submitted with it, so that `resume` of this folder
+    // refuses a file changed since, as it does for a local run's folder.
+    meta.openings = plan
+        .openings
+        .as_ref()
+        .zip(run.openings_fingerprint.as_ref())
+        .map(|(o, fingerprint)| InputFile {
+            path: o.path.display().to_string(),
+            fingerprint: fingerprint.clone(),
+        });
     // Held while the folder is written: no local run may start in it meanwhile.
     let write_meta = |dir: &Path| Ok(meta.write(dir)?);
     let _folder = if earlier {
@@ -73,6 +86,19 @@ pub async fn write(db: &Db, id: i64, dir: &Path) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     debug_assert!(dir.join(RUN_FILE).is_file());
     Ok(())
+}
+
+/// Whether a folder's `run.json` is a report of the stored `run` (its id and config);
+/// else what the folder holds, for the refusal.
+fn same_run(meta: &RunMeta, run: &RunRow) -> Result<(), String> {
+    match meta.db_run {
+        None => Err("a local run".to_owned()),
+        Some(other) if other != run.id => Err(format!("stored run {other}")),
+        Some(_) if meta.config_hash != run.config_hash => {
+            Err(format!("a run {} of another database", run.id))
+        }
+        Some(_) => Ok(()),
+    }
 }
 
 /// How a stored run ended, from its `status` column (the server writes it in the words of

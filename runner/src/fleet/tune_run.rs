@@ -346,12 +346,23 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
     let (summary, records) = summary_of(db, run).await?;
     let earlier = match std::fs::read_to_string(dir.join(TUNE_RUN)) {
         Ok(text) => {
-            let same =
-                serde_json::from_str::<TuneMeta>(&text).is_ok_and(|meta| meta.config == run.config);
-            if !same {
+            // Only an earlier report of this stored tune is written over: a local tune of
+            // the same config, or another stored one, keeps its journal.
+            let holds = match serde_json::from_str::<TuneMeta>(&text) {
+                Ok(meta) if meta.db_run == Some(run.id) && meta.config == run.config => None,
+                Ok(TuneMeta { db_run: None, .. }) => Some("a local tune".to_owned()),
+                Ok(TuneMeta {
+                    db_run: Some(other),
+                    ..
+                }) if other != run.id => Some(format!("stored tune {other}")),
+                Ok(_) => Some(format!("a tune {} of another database", run.id)),
+                Err(_) => Some("another tune".to_owned()),
+            };
+            if let Some(holds) = holds {
                 return Err(format!(
-                    "{}: holds another tune: give another --out",
-                    dir.display()
+                    "{}: holds {holds}, not tune {}: give another --out",
+                    dir.display(),
+                    run.id
                 ));
             }
             true
@@ -362,7 +373,7 @@ pub async fn write_report(db: &Db, run: &RunRow, dir: &std::path::Path) -> Resul
         }
     };
     // Held while the folder is written: no local tune may start in it meanwhile.
-    let _folder = crate::tune::folder::create(dir, &run.config, earlier)?;
+    let _folder = crate::tune::folder::create(dir, &run.config, earlier, Some(run.id))?;
     let journal = dir.join(TUNE_JOURNAL);
     let mut lines = String::new();
     for r in &records {

@@ -262,6 +262,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<u8, RunError> {
                 config: loaded.text.clone(),
                 openings: openings_input,
                 shard: start.shard,
+                db_run: None,
                 played_s: 0.0,
             };
             folder = Some(RunFolder::create(&dir, Workload::Run, |dir| {

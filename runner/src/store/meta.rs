@@ -1,7 +1,8 @@
 //! `run.json`: what a run is, written when it starts and read back to resume it, report
 //! on it or merge its shards. It holds the config as played (overrides applied), its
 //! hash, a fingerprint of every file the schedule depends on (the opening file), the
-//! shard the folder plays, and the time played over all sessions.
+//! shard the folder plays, the stored run it reports (if it does), and the time played
+//! over all sessions.
 
 use std::path::{Path, PathBuf};
 
@@ -67,6 +68,10 @@ pub struct RunMeta {
     pub openings: Option<InputFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The id of the stored run the folder is a report of (`report --db`, `run --db`);
+    /// none for a local run. `report --db` writes over its own folder only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db_run: Option<i64>,
     /// Wall time played over every session of the run so far, in seconds.
     #[serde(default)]
     pub played_s: f64,

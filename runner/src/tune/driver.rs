@@ -110,7 +110,7 @@ pub async fn tune(tune: &mut TunePlan, resume: bool) -> Result<TuneOutcome, Tune
         eprintln!("{warning}");
     }
     if !resume {
-        run_folder = Some(folder::create(&dir, &tune.config, false)?);
+        run_folder = Some(folder::create(&dir, &tune.config, false, None)?);
     }
     let (mut journal, mut records) =
         TuneJournal::open(&dir.join(TUNE_JOURNAL)).map_err(|e| e.to_string())?;

@@ -15,28 +15,40 @@ pub struct TuneMeta {
     pub version: String,
     /// The config as the tune read it (see `TunePlan::config`).
     pub config: String,
+    /// The id of the stored tune the folder is a report of (`report --db`); none for a
+    /// local tune.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db_run: Option<i64>,
 }
 
 /// Writes `tune-run.json` into `dir`, whole or not at all.
-fn write_meta(dir: &Path, config: &str) -> Result<(), FolderError> {
+fn write_meta(dir: &Path, config: &str, db_run: Option<i64>) -> Result<(), FolderError> {
     let meta = TuneMeta {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         config: config.to_owned(),
+        db_run,
     };
     Ok(write_json(&dir.join(TUNE_RUN), &meta)?)
 }
 
 /// Takes the folder of a tune with its `tune-run.json`: a new one (checked free, then
-/// created), or one holding an `earlier` report of the same tune (written over).
+/// created), or one holding an `earlier` report of the same tune (written over);
+/// `db_run` is the stored tune the folder reports, if it does.
 ///
 /// # Errors
 /// One line: the folder holds a tune or a run already, or cannot be written.
-pub fn create(dir: &Path, config: &str, earlier: bool) -> Result<RunFolder, String> {
+pub fn create(
+    dir: &Path,
+    config: &str,
+    earlier: bool,
+    db_run: Option<i64>,
+) -> Result<RunFolder, String> {
     let folder = if earlier {
-        RunFolder::open(dir).and_then(|f| write_meta(dir, config).map(|()| f))
+        RunFolder::open(dir).and_then(|f| write_meta(dir, config, db_run).map(|()| f))
     } else {
-        RunFolder::check_new(dir, Workload::Tune)
-            .and_then(|()| RunFolder::create(dir, Workload::Tune, |dir| write_meta(dir, config)))
+        RunFolder::check_new(dir, Workload::Tune).and_then(|()| {
+            RunFolder::create(dir, Workload::Tune, |dir| write_meta(dir, config, db_run))
+        })
     };
     folder.map_err(|e| e.to_string())
 }

@@ -115,6 +115,7 @@ impl RunRow {
             config: self.config.clone(),
             openings: None,
             shard: None,
+            db_run: Some(self.id),
             played_s: self.age_s,
         }
     }
