@@ -20,6 +20,7 @@ pub mod output;
 pub(crate) mod play;
 pub(crate) mod scaling;
 pub mod signals;
+pub(crate) mod spelling;
 pub mod stats;
 pub(crate) mod stdout;
 pub mod store;

@@ -104,15 +104,27 @@ impl StopSignals {
 /// `stop`; on a second signal kills every engine process of the run and exits with
 /// `code`. Meant to be spawned for the whole of a run (or a worker's life).
 pub async fn stop_then_exit(what: &str, code: u8, stop: impl FnOnce()) {
+    stop_then_exit_saying(|| Some(what.to_owned()), code, stop).await;
+}
+
+/// As [`stop_then_exit`], with what the stop does asked of `what` when the signal comes:
+/// `None` stops quietly (a worker holding no batch has nothing to drop).
+pub async fn stop_then_exit_saying(
+    what: impl FnOnce() -> Option<String>,
+    code: u8,
+    stop: impl FnOnce(),
+) {
     let mut stops = StopSignals::listen();
     let Some(first) = stops.next().await else {
         return;
     };
-    // Not eprintln!: after SIGHUP the terminal is gone and a failed write panics.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\nInterrupted ({first}): {what} (again to quit at once)"
-    );
+    if let Some(what) = what() {
+        // Not eprintln!: after SIGHUP the terminal is gone and a failed write panics.
+        let _ = writeln!(
+            std::io::stderr(),
+            "\nInterrupted ({first}): {what} (again to quit at once)"
+        );
+    }
     stop();
     // Only a signal quits at once: a reader of stdout that leaves meanwhile (Ctrl-C
     // ends `| head` too) must not cut the saving of the results short.

@@ -419,6 +419,53 @@ fn a_bisection_killed_mid_step_resumes_to_the_same_steps_and_games() {
     }
 }
 
+#[test]
+fn a_bisection_stopped_mid_step_names_one_way_to_go_on() {
+    let folder = scratch("bisect-stop-hint");
+    let dir = folder.path();
+    let cfg = config(dir);
+    let slow = slow_series(dir, random_build(9));
+    let out = dir.join("out");
+    let child = Command::new(bin("xq-runner"))
+        .args(bisect_args(&cfg, &out, &slow))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start bisect");
+    let journal = out.join("step-00/games.jsonl");
+    let began = Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "step 0 played nothing"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(term.success());
+    let ended = child.wait_with_output().expect("bisect ends");
+    let stdout = String::from_utf8_lossy(&ended.stdout);
+    assert_eq!(ended.status.code(), Some(4), "{stdout}");
+    // One hint, the bisection's folder: a step's own resume would leave the bisection.
+    let hints: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("xq-runner resume"))
+        .collect();
+    assert_eq!(hints.len(), 1, "{stdout}");
+    assert!(
+        hints[0].ends_with(&format!(
+            "continue with: xq-runner resume {}",
+            out.display()
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = runner(&["resume", text(&out)]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+}
+
 /// Asserts a refusal: exit 2, an error line saying `says` first, nothing bisected;
 /// returns the error output.
 fn refused(args: &[&str], out: &Path, says: &str) -> String {

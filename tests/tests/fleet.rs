@@ -155,6 +155,16 @@ fn a_signalled_worker_gives_back_both_its_batches_and_leaves_no_engine() {
     assert!(term.success());
     let out = finish(signalled);
     assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    assert!(
+        text(&out).contains("Interrupted (SIGTERM): dropping the batch in play"),
+        "{}",
+        text(&out)
+    );
+    // The shipped unit stops its worker so: a clean stop, not a failed service.
+    assert!(
+        unit_success_codes().contains(&4),
+        "configs/deploy/xq-worker.service: SuccessExitStatus"
+    );
     assert_eq!(
         cluster.sql(held),
         "0",
@@ -166,6 +176,44 @@ fn a_signalled_worker_gives_back_both_its_batches_and_leaves_no_engine() {
     assert_eq!(heir.status.code(), Some(0), "{}", text(&heir));
     let got = reported_games(&cluster, &id, &dir.path().join("report"));
     assert_eq!(got, expected, "nothing lost, nothing doubled");
+}
+
+/// The exit codes the shipped systemd unit counts as a clean end: 0 and its
+/// `SuccessExitStatus`.
+fn unit_success_codes() -> Vec<i32> {
+    let unit =
+        std::fs::read_to_string(common::workspace().join("configs/deploy/xq-worker.service"))
+            .expect("the shipped unit");
+    let mut codes = vec![0];
+    for line in unit.lines() {
+        if let Some(list) = line.trim().strip_prefix("SuccessExitStatus=") {
+            codes.extend(
+                list.split_whitespace()
+                    .filter_map(|c| c.parse::<i32>().ok()),
+            );
+        }
+    }
+    codes
+}
+
+#[test]
+fn a_waiting_worker_stopped_while_idle_ends_quietly_with_0() {
+    let cluster = fleet();
+    let idle = worker(&cluster, "idle", &["--wait", "--lease", "2s"]);
+    // Connected and looking for work, holding nothing: no run is open.
+    wait_until("the worker's connection", || {
+        cluster.sql("SELECT count(*) FROM pg_stat_activity WHERE usename = 'xq_worker'") != "0"
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let term = Command::new("kill")
+        .args(["-TERM", &idle.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(term.success());
+    let out = finish(idle);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(text(&out), "", "nothing to say: no batch was dropped");
+    assert!(unit_success_codes().contains(&0));
 }
 
 #[test]

@@ -381,6 +381,63 @@ fn a_scaling_run_killed_with_sigkill_resumes_with_no_game_lost_or_doubled() {
 }
 
 #[test]
+fn an_interleaved_run_says_resuming_only_when_resumed_and_names_its_own_folder_to_resume() {
+    // A fresh interleaved run extends each point round after round: no resume there.
+    let fresh = scratch("scaling-fresh-words");
+    let config = fault_scaling(fresh.path(), &tag("scaling-fresh-words"), 0);
+    let (code, stdout, stderr) = runner(&["run", path(&config)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(4 pairs of 4)"),
+        "a second round: {stdout}"
+    );
+    assert!(!stdout.contains("Resum"), "{stdout}");
+
+    // Stopped by a signal in a point: one hint, the scaling run's folder.
+    let cut = scratch("scaling-stop-words");
+    let label = tag("scaling-stop-words");
+    let config = fault_scaling(cut.path(), &label, 3);
+    let child = Command::new(bin("xq-runner"))
+        .args(["run", path(&config)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start runner");
+    let out = cut.path().join("out");
+    assert!(
+        common::eventually(Duration::from_secs(60), || {
+            journal_games_so_far(&out.join("depth-1")) >= 1
+        }),
+        "no game played"
+    );
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(term.success());
+    let ended = child.wait_with_output().expect("the runner ends");
+    let stdout = String::from_utf8_lossy(&ended.stdout);
+    assert_eq!(ended.status.code(), Some(4), "{stdout}");
+    let hints: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("xq-runner resume"))
+        .collect();
+    assert_eq!(hints.len(), 1, "{stdout}");
+    assert!(
+        hints[0].ends_with(&format!("Resume with: xq-runner resume {}", out.display())),
+        "{stdout}"
+    );
+
+    // Its resume goes on where the points were: those are resumed.
+    let (code, stdout, stderr) = runner(&["resume", path(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("Resuming {}", out.join("depth-1").display())),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn dry_run_estimates_each_clock_before_anything_runs() {
     let folder = scratch("scaling-dry");
     let engine = fault_engine().display().to_string();

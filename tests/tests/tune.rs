@@ -86,7 +86,7 @@ fn bad_inputs_are_refused_with_one_line_and_exit_2() {
         (
             String::new(),
             Some(param("colour", "5", "0", "10", "1")),
-            "tune.toml:24: tune.param.0: colour is not a spin option of the engine; its spin options: skill".to_owned(),
+            "tune.toml:24: tune.param.0: colour is not a spin option of the engine; its spin option: skill".to_owned(),
         ),
         (
             String::new(),
@@ -148,6 +148,96 @@ fn bad_inputs_are_refused_with_one_line_and_exit_2() {
             "nothing is written for: {expected}"
         );
     }
+}
+
+#[test]
+fn an_unknown_parameter_is_refused_with_the_closest_option_and_every_option() {
+    // The shipped tune of our engine with one name mistyped.
+    let folder = scratch("tune-unknown-param");
+    let dir = folder.path();
+    let shipped = std::fs::read_to_string(common::workspace().join("configs/tune-search.toml"))
+        .expect("the shipped tune");
+    let text_of = shipped
+        .replace("name = \"FutilityMargin\"", "name = \"FutilityMargn\"")
+        .replace(
+            "target/release/xq-engine",
+            &bin("xq-engine").display().to_string(),
+        )
+        .replace(
+            "openings/balanced-1k.epd",
+            &common::workspace()
+                .join("openings/balanced-1k.epd")
+                .display()
+                .to_string(),
+        )
+        .replace("out/tune-search", &dir.join("out").display().to_string());
+    let cfg = dir.join("tune.toml");
+    std::fs::write(&cfg, text_of).expect("write config");
+    let (code, out, err) = runner(&["tune", text(&cfg), "--dry-run"]);
+    assert_eq!(code, 2, "{out}{err}");
+    // The engine's spin options, as it announces them.
+    let mut engine = Command::new(bin("xq-engine"))
+        .arg("--tune")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start xq-engine");
+    {
+        use std::io::Write as _;
+        let mut input = engine.stdin.take().expect("stdin");
+        input.write_all(b"uci\nquit\n").expect("write");
+    }
+    let announced = engine.wait_with_output().expect("xq-engine ends");
+    let spins: Vec<String> = String::from_utf8_lossy(&announced.stdout)
+        .lines()
+        .filter(|l| l.contains(" type spin "))
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_owned))
+        .collect();
+    assert!(spins.len() > 12, "{spins:?}");
+    let line = err.trim_end();
+    assert!(!line.contains('\n'), "one line: {err}");
+    assert!(
+        line.contains(&format!(
+            "FutilityMargn is not a spin option of the engine (did you mean FutilityMargin?); its {} spin options: ",
+            spins.len()
+        )),
+        "{err}"
+    );
+    let listed = line.rsplit("spin options: ").next().unwrap_or_default();
+    assert_eq!(
+        listed.split(", ").collect::<Vec<_>>(),
+        spins,
+        "every one of them"
+    );
+}
+
+#[test]
+fn without_a_terminal_progress_lines_come_while_the_tune_plays() {
+    // The shipped tune's interval (50 pairs) with a tune shorter than it: a log used to
+    // stay empty until the end.
+    let folder = scratch("tune-progress-lines");
+    let dir = folder.path();
+    let cfg = tune_config(dir, 20, 15.0, "", "", None);
+    let (code, out, err) = runner(&["tune", text(&cfg), "--set", "output.report_interval=50"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let progress: Vec<&str> = out.lines().filter(|l| l.starts_with("pair ")).collect();
+    let numbers: Vec<&str> = progress
+        .iter()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .map(|n| n.trim_end_matches([',', ':']))
+        .collect();
+    assert_eq!(
+        numbers,
+        ["2/20", "4/20", "6/20", "8/20", "10/20", "12/20", "14/20", "16/20", "18/20", "20/20"],
+        "{out}"
+    );
+    assert!(
+        progress[0].contains(" played, ETA ") && progress[0].contains(": skill "),
+        "{out}"
+    );
+    let last_progress = out.find("pair 20/20").expect("the last line");
+    let finished = out.find("Tune finished").expect("the end");
+    assert!(last_progress < finished, "{out}");
 }
 
 #[test]

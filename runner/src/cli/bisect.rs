@@ -11,7 +11,7 @@ use clap::Args;
 use crate::bisect::state::{Design, Fleet, GitSeries, State, Status, STATE_FILE, VERSION};
 use crate::bisect::{self, BisectError, Player};
 use crate::config::Loaded;
-use crate::local_run::Start;
+use crate::local_run::{Part, Start};
 
 /// Arguments of `bisect`.
 #[derive(Debug, Args)]
@@ -90,17 +90,24 @@ struct CliPlayer {
 
 impl Player for CliPlayer {
     fn play(&mut self, loaded: &Loaded) -> u8 {
-        super::run::play(loaded, Start::new_run(), false, None)
+        let start = Start {
+            part: Part::Of,
+            ..Start::new_run()
+        };
+        super::run::play(loaded, start, false, None)
     }
 
     fn resume(&mut self, dir: &Path) -> u8 {
-        super::resume::run(&super::resume::ResumeArgs {
-            dir: dir.to_path_buf(),
-            pairs: None,
-            concurrency: self.concurrency,
-            dry_run: false,
-            log: None,
-        })
+        super::resume::resume(
+            &super::resume::ResumeArgs {
+                dir: dir.to_path_buf(),
+                pairs: None,
+                concurrency: self.concurrency,
+                dry_run: false,
+                log: None,
+            },
+            Part::Of,
+        )
     }
 }
 

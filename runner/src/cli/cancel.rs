@@ -3,6 +3,7 @@
 use clap::Args;
 
 use crate::exit;
+use crate::fleet::roles::{explain, Role};
 use crate::store::pg::Db;
 
 /// Arguments of `cancel`.
@@ -32,7 +33,10 @@ pub fn run(args: &CancelArgs) -> u8 {
                 exit::OK
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!(
+                    "error: {}",
+                    explain(&e, &target, "cancel runs", Role::Owner)
+                );
                 exit::USAGE
             }
         }

@@ -8,7 +8,8 @@
 use clap::Args;
 
 use super::exit;
-use crate::fleet::purge::{purge, Choice};
+use crate::fleet::purge::{purge, Choice, PurgeError};
+use crate::fleet::roles::{explain, Role};
 use crate::store::pg::Db;
 
 /// Arguments of `purge`.
@@ -41,9 +42,10 @@ pub fn run(args: &PurgeArgs) -> u8 {
     };
     runtime.block_on(async {
         let result = match Db::open(&target).await {
-            Ok(db) => purge(&db, args.id, &choice)
-                .await
-                .map_err(|e| e.to_string()),
+            Ok(db) => purge(&db, args.id, &choice).await.map_err(|e| match e {
+                PurgeError::Db(e) => explain(&e, &target, "purge games", Role::Owner),
+                other => other.to_string(),
+            }),
             Err(e) => Err(e.to_string()),
         };
         match result {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::exit;
-use crate::local_run::Start;
+use crate::local_run::{Part, Start};
 use crate::store::folder::FolderUse;
 use crate::store::meta::RunMeta;
 
@@ -34,6 +34,13 @@ pub struct ResumeArgs {
 /// Runs `resume`.
 #[must_use]
 pub fn run(args: &ResumeArgs) -> u8 {
+    resume(args, Part::Alone)
+}
+
+/// Resumes the folder of `args`: a run of its own, or (`part`) a step of a workload that
+/// resumes it (a bisection), which says itself how to go on.
+#[must_use]
+pub(crate) fn resume(args: &ResumeArgs, part: Part) -> u8 {
     if crate::scaling::is_scaling_folder(&args.dir) {
         return super::scaling::resume(args);
     }
@@ -90,6 +97,7 @@ pub fn run(args: &ResumeArgs) -> u8 {
     let start = Start {
         folder: FolderUse::Resume,
         shard: meta.shard,
+        part,
     };
     super::run::play(&loaded, start, args.dry_run, args.log.as_deref())
 }

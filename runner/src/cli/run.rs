@@ -8,7 +8,7 @@ use clap::Args;
 use crate::config::{load, Override, Plan};
 use crate::exit;
 use crate::local_run::preflight::{preflight, unknown_options_line};
-use crate::local_run::Start;
+use crate::local_run::{Part, Start};
 use crate::store::folder::FolderUse;
 use crate::store::meta::Shard;
 
@@ -354,6 +354,7 @@ pub fn run(args: &RunArgs) -> u8 {
             FolderUse::New
         },
         shard,
+        part: Part::Alone,
     };
     play(&loaded, start, args.dry_run, args.log.as_deref())
 }

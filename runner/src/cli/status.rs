@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::exit;
-use crate::fleet::status::{list_line, state_of};
+use crate::fleet::status::{list_header, list_line, state_of};
 use crate::store::pg::Db;
 
 /// Arguments of `status`.
@@ -34,6 +34,7 @@ async fn show(args: &StatusArgs, db: &Db) -> Result<(), String> {
         } else if runs.is_empty() {
             crate::stdout::line(format_args!("no runs"));
         } else {
+            crate::stdout::line(list_header());
             for run in &runs {
                 crate::stdout::line(list_line(run));
             }

@@ -9,6 +9,7 @@ use clap::Args;
 
 use crate::config::load;
 use crate::exit;
+use crate::fleet::roles::{explain, Role};
 use crate::fleet::submit::{new_run, DEFAULT_BATCH_PAIRS};
 use crate::fleet::uploads::{parse_size, size_text, UploadPolicy};
 use crate::store::pg::schema::Init;
@@ -83,12 +84,18 @@ pub(crate) async fn store(
     run: &crate::store::pg::runs::NewRun,
 ) -> Result<i64, String> {
     init(db).await?;
-    db.submit(run).await.map_err(|e| e.to_string())
+    db.submit(run)
+        .await
+        .map_err(|e| explain(&e, db.target(), "submit runs", Role::Owner))
 }
 
 /// Creates (or upgrades) the schema at first use, and says so.
 pub(crate) async fn init(db: &mut Db) -> Result<(), String> {
-    match db.init().await.map_err(|e| e.to_string())? {
+    let init = db
+        .init()
+        .await
+        .map_err(|e| explain(&e, db.target(), "create or upgrade the schema", Role::Owner))?;
+    match init {
         Init::Created => eprintln!("created the xq-runner schema in {}", db.target().describe()),
         Init::Upgraded { from } => eprintln!(
             "upgraded the xq-runner schema from version {from} to {} in {}",

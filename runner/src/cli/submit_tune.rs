@@ -41,10 +41,14 @@ pub fn run(args: &SubmitArgs) -> u8 {
             let (new, state) = new_run(&mut tune, args.batch_pairs, args.uploads()).await?;
             let mut db = Db::connect(&target).await.map_err(|e| e.to_string())?;
             init(&mut db).await?;
-            let id = db
-                .submit_tune(&new, &state)
-                .await
-                .map_err(|e| e.to_string())?;
+            let id = db.submit_tune(&new, &state).await.map_err(|e| {
+                crate::fleet::roles::explain(
+                    &e,
+                    db.target(),
+                    "submit runs",
+                    crate::fleet::roles::Role::Owner,
+                )
+            })?;
             Ok::<_, String>((id, new))
         }
         .await;

@@ -14,6 +14,7 @@
 //! | `verify.rs` | every stored game replayed with the rules judge, findings by worker |
 //! | `fit.rs` | whether each worker's pairs fit the rest (fishtest's residuals), its faults per game |
 //! | `purge.rs` | a worker's games removed from a run, their pairs handed out again |
+//! | `roles.rs` | the role a command needs, named when the connected one may not |
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
@@ -23,6 +24,7 @@ mod match_batches;
 pub(crate) mod prepare;
 pub(crate) mod purge;
 pub(crate) mod report;
+pub(crate) mod roles;
 pub(crate) mod status;
 pub(crate) mod submit;
 pub(crate) mod tune_batch;

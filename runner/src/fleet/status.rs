@@ -157,9 +157,9 @@ pub fn status_of(
         games: tracker.games(),
         pairs: tracker.pairs(),
         pairs_total: run.total_pairs,
-        pairs_claimed: pairs.claimed,
-        pairs_expired: pairs.expired,
-        pairs_left: pairs.left,
+        pairs_claimed: pairs_now(run, pairs).claimed,
+        pairs_expired: pairs_now(run, pairs).expired,
+        pairs_left: pairs_now(run, pairs).left,
         penta: tally.penta.to_array(),
         wins: tally.wdl.wins,
         draws: tally.wdl.draws,
@@ -196,11 +196,12 @@ impl Status {
         }
         out.push('\n');
         out.push_str(&self.text);
-        let _ = writeln!(
-            out,
-            "Pairs: {} done, {} claimed, {} waiting for another worker, {} not handed out (of {})",
-            self.pairs, self.pairs_claimed, self.pairs_expired, self.pairs_left, self.pairs_total
-        );
+        out.push_str(&pairs_text(
+            &self.state,
+            self.pairs,
+            [self.pairs_claimed, self.pairs_expired, self.pairs_left],
+            self.pairs_total,
+        ));
         for (engine, faults) in &self.faults {
             if !faults.is_empty() {
                 let list: Vec<String> = faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
@@ -318,18 +319,68 @@ fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One line per run for `status` without an id.
+/// How a run's pairs stand, as `status` shows them: an open run's as the batches are; a
+/// closed run has none in flight or waiting (a batch still claimed when it closed is
+/// dropped by its worker, an expired one is never handed out again), and every pair it
+/// did not play is left unplayed.
+#[must_use]
+pub(crate) fn pairs_now(run: &RunRow, pairs: PairStates) -> PairStates {
+    if run.is_open() {
+        pairs
+    } else {
+        PairStates {
+            claimed: 0,
+            expired: 0,
+            left: run.total_pairs.saturating_sub(pairs.done),
+            ..pairs
+        }
+    }
+}
+
+/// The `Pairs:` line of `status` (a newline at its end): `[claimed, expired, left]` of
+/// [`pairs_now`].
+#[must_use]
+pub(crate) fn pairs_text(
+    state: &str,
+    done: u64,
+    [claimed, expired, left]: [u64; 3],
+    total: u64,
+) -> String {
+    if state == "open" {
+        format!(
+            "Pairs: {done} done, {claimed} claimed, {expired} waiting for another worker, {left} not handed out (of {total})\n"
+        )
+    } else if left == 0 {
+        format!("Pairs: {done} done (of {total})\n")
+    } else {
+        format!("Pairs: {done} done, {left} not played: the run is {state} (of {total})\n")
+    }
+}
+
+/// The column heads of [`list_line`]'s lines.
+#[must_use]
+pub fn list_header() -> String {
+    format!(
+        "{:>5}  {:<9}  {:>15}  {}",
+        "id", "state", "pairs done", "title (how it ended)"
+    )
+}
+
+/// One line per run for `status` without an id: its id, state, pairs done of all, its
+/// title, and how it ended (an open run's status is its state: not said twice).
 #[must_use]
 pub fn list_line(run: &RunRow) -> String {
-    format!(
-        "{:>5}  {:<9}  {:>7}/{:<7} pairs  {}  ({})",
+    let mut line = format!(
+        "{:>5}  {:<9}  {:>15}  {}",
         run.id,
         run.state,
-        run.pairs_done,
-        run.total_pairs,
+        format!("{}/{}", run.pairs_done, run.total_pairs),
         printable(&run.title),
-        printable(&run.status)
-    )
+    );
+    if run.status != run.state {
+        line.push_str(&format!("  ({})", printable(&run.status)));
+    }
+    line
 }
 
 /// A stored run's state as `status --json` prints it: a match's or a tune's.

@@ -244,9 +244,9 @@ pub fn status(
         exit_code: run.exit_code,
         pairs: run.pairs_done,
         pairs_total: run.total_pairs,
-        pairs_claimed: pairs.claimed,
-        pairs_expired: pairs.expired,
-        pairs_left: pairs.left,
+        pairs_claimed: super::status::pairs_now(run, pairs).claimed,
+        pairs_expired: super::status::pairs_now(run, pairs).expired,
+        pairs_left: super::status::pairs_now(run, pairs).left,
         params: state
             .params
             .iter()
@@ -289,11 +289,12 @@ impl TuneStatus {
             );
         }
         let _ = writeln!(out, "  {}", self.options_line);
-        let _ = writeln!(
-            out,
-            "Pairs: {} done, {} claimed, {} waiting for another worker, {} not handed out (of {})",
-            self.pairs, self.pairs_claimed, self.pairs_expired, self.pairs_left, self.pairs_total
-        );
+        out.push_str(&super::status::pairs_text(
+            &self.state,
+            self.pairs,
+            [self.pairs_claimed, self.pairs_expired, self.pairs_left],
+            self.pairs_total,
+        ));
         super::status::workers_text(&self.workers, &mut out);
         out
     }

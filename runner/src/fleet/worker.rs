@@ -6,9 +6,12 @@
 //! The server may go away: every call is retried with backoff on a new connection, and a
 //! played batch is kept until it is committed or its lease is known lost (another worker
 //! has it; the claim's token then refuses the late result). A signal drops the batch in
-//! play, kills every engine and gives the batch back.
+//! play, kills every engine and gives the batch back (exit 4); between batches it ends
+//! the worker quietly (exit 0: nothing was dropped).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -209,12 +212,22 @@ pub(super) fn next_batch_pairs(run_batch: u64, slots: usize, last: &Claim, busy:
 }
 
 /// Works until there is nothing left to do (or, with `wait`, until a signal). Returns
-/// the exit code: 0 done, 2 bad input (an unknown or cancelled run, a database that
-/// cannot be used), 4 stopped by a signal or an aborted run.
+/// the exit code: 0 done, or stopped by a signal while it held no batch (a clean stop:
+/// nothing was dropped), 2 bad input (an unknown or cancelled run, a database that
+/// cannot be used), 4 stopped by a signal with a batch in play (given back) or an
+/// aborted run.
 pub async fn work(options: WorkerOptions) -> u8 {
     let (stop_tx, stop) = watch::channel(false);
-    tokio::spawn(crate::signals::stop_then_exit(
-        "dropping the batch in play, killing engines",
+    // Whether a batch is in play: a signal then drops it, and says so; an idle worker
+    // stops quietly.
+    let playing = Arc::new(AtomicBool::new(false));
+    let in_play = Arc::clone(&playing);
+    tokio::spawn(crate::signals::stop_then_exit_saying(
+        move || {
+            in_play
+                .load(Ordering::SeqCst)
+                .then(|| "dropping the batch in play, killing engines".to_owned())
+        },
         exit::ABORTED,
         move || {
             let _ = stop_tx.send(true);
@@ -233,11 +246,20 @@ pub async fn work(options: WorkerOptions) -> u8 {
     }
     let mut link = WorkerConnection { db, stop };
     let mut assignments: HashMap<i64, WorkerRun> = HashMap::new();
-    let code = match work_loop(&options, &mut link, &mut assignments).await {
+    let code = match work_loop(&options, &mut link, &mut assignments, &playing).await {
         Ok(code) => code,
-        Err(WorkerStop::Signal) => exit::ABORTED,
+        // Between batches: nothing was dropped.
+        Err(WorkerStop::Signal) => exit::OK,
         Err(WorkerStop::Fatal(e)) => {
-            eprintln!("error: {e}");
+            eprintln!(
+                "error: {}",
+                super::roles::explain(
+                    &e,
+                    &options.target,
+                    "play batches",
+                    super::roles::Role::Worker
+                )
+            );
             exit::USAGE
         }
     };
@@ -251,6 +273,7 @@ async fn work_loop(
     options: &WorkerOptions,
     link: &mut WorkerConnection,
     assignments: &mut HashMap<i64, WorkerRun>,
+    playing: &AtomicBool,
 ) -> Result<u8, WorkerStop> {
     let mut refused: HashSet<i64> = HashSet::new();
     loop {
@@ -360,8 +383,17 @@ async fn work_loop(
         let Some(assignment) = assignments.get_mut(&claim.run) else {
             continue;
         };
-        if play_and_submit(options, link, assignment, &claim).await? == AfterBatch::LeaveRun {
-            refused.insert(claim.run);
+        playing.store(true, Ordering::SeqCst);
+        let played = play_and_submit(options, link, assignment, &claim).await;
+        playing.store(false, Ordering::SeqCst);
+        match played {
+            Ok(AfterBatch::LeaveRun) => {
+                refused.insert(claim.run);
+            }
+            Ok(AfterBatch::KeepPlaying) => {}
+            // Stopped with a batch in play: it was dropped and given back.
+            Err(WorkerStop::Signal) => return Ok(exit::ABORTED),
+            Err(e) => return Err(e),
         }
     }
 }
@@ -423,12 +455,9 @@ pub(super) async fn renew(
     match link.db.renew(claim, options.lease).await {
         Ok(true) => {}
         Ok(false) => {
-            tracing::warn!(
-                "batch {} is lost (another worker has it, or the run closed): dropping it",
-                claim.batch
-            );
             // The batch's games see it when they next look; nobody else listens.
             let _ = batch_tx.send(RunState::Stopping);
+            lost_batch(link, claim).await;
         }
         Err(e) => {
             tracing::warn!("renewing batch {}: {e}", claim.batch);
@@ -436,6 +465,27 @@ pub(super) async fn renew(
                 link.reconnect().await;
             }
         }
+    }
+}
+
+/// Says why a batch whose lease could not be renewed is dropped: its run was cancelled
+/// or ended (a user reading the worker's output wants the run's news, not a lease's), or
+/// the lease ran out and another worker has the batch.
+async fn lost_batch(link: &mut WorkerConnection, claim: &Claim) {
+    let batch = claim.batch;
+    match link.db.run(claim.run).await {
+        Ok(run) if run.state == "cancelled" => crate::stdout::line(format_args!(
+            "run {} was cancelled: dropping batch {batch}",
+            run.id
+        )),
+        Ok(run) if !run.is_open() => crate::stdout::line(format_args!(
+            "run {} ended ({}): dropping batch {batch}",
+            run.id,
+            crate::output::printable::printable(&run.status)
+        )),
+        _ => tracing::warn!(
+            "batch {batch} is lost (its lease ran out and another worker has it): dropping it"
+        ),
     }
 }
 
@@ -448,7 +498,7 @@ async fn play_and_submit(
     claim: &Claim,
 ) -> Result<AfterBatch, WorkerStop> {
     if let Some(tune) = assignment.prepared.tune.clone() {
-        let context = std::sync::Arc::clone(&assignment.prepared.context);
+        let context = Arc::clone(&assignment.prepared.context);
         return super::tune_batch::play_and_submit(options, link, &tune, &context, claim).await;
     }
     super::match_batches::play_run(options, link, assignment, claim.clone()).await

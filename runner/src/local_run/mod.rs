@@ -15,4 +15,4 @@ pub(crate) mod own_files;
 pub(crate) mod preflight;
 pub(crate) mod tournament;
 
-pub use tournament::{run, Start};
+pub use tournament::{run, Part, Start};

@@ -78,6 +78,24 @@ pub struct Start {
     pub folder: FolderUse,
     /// The part of the run this folder plays (`--shard I/N`), if not all of it.
     pub shard: Option<Shard>,
+    /// Whether the run stands alone or is a part of a larger workload.
+    pub part: Part,
+}
+
+/// Whether a run is a workload of its own, or a part of one (a bisection's step, a
+/// scaling point) whose own command is what a user resumes: a part's folder is not the
+/// one to name in a hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// A run of its own: `Resuming ...` when it resumes, `Resume with: xq-runner resume
+    /// <its folder>` when it stops early.
+    Alone,
+    /// A part of a workload, which prints its own resume hint; `Resuming ...` when it
+    /// resumes from an earlier session.
+    Of,
+    /// A part its workload extends in the same session (an interleaved scaling point's
+    /// next round): no resume in the user's sense, so neither line.
+    Extended,
 }
 
 impl Start {
@@ -87,6 +105,7 @@ impl Start {
         Start {
             folder: FolderUse::New,
             shard: None,
+            part: Part::Alone,
         }
     }
 }
@@ -303,20 +322,32 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<u8, RunError> {
     let mut last =
         crate::output::text::finished_text(&session.ending, tracker.games(), meta.played_s, &dir);
     if tracker.unpaired() > 0 {
-        last.push_str(&format!(
-            " ({} game{} of unfinished pairs not counted: a resume plays their partners)",
-            tracker.unpaired(),
-            if tracker.unpaired() == 1 { "" } else { "s" }
-        ));
+        last.push_str(&unpaired_note(tracker.unpaired(), &session.ending));
     }
     crate::stdout::line(last);
-    if session.ending.is_aborted() {
+    if session.ending.is_aborted() && start.part == Part::Alone {
         crate::stdout::line(format_args!(
             "Resume with: xq-runner resume {}",
             dir.display()
         ));
     }
     Ok(session.ending.exit_code())
+}
+
+/// What the last line says of the games whose pair is unfinished: a resume plays their
+/// partners only when the run stopped early; after a verdict (or any other ending) a
+/// resume plays nothing, and they stay out of the counts.
+fn unpaired_note(games: usize, ending: &Ending) -> String {
+    let (count, partners) = if games == 1 {
+        ("1 game".to_owned(), "its partner was")
+    } else {
+        (format!("{games} games"), "their partners were")
+    };
+    if ending.is_aborted() {
+        format!(" ({count} of unfinished pairs not counted: a resume plays their partners)")
+    } else {
+        format!(" ({count} of unfinished pairs not counted: the run ended ({ending}) before {partners} played)")
+    }
 }
 
 /// One session of play: from the start (or resume) until every pair is played or the
@@ -346,7 +377,7 @@ impl Session {
         let queue = pending(plan, &tracker, start.shard);
         let total = tracker.games_recorded() + queue.remaining_games();
         let progress = Progress::new(total, tracker.games_recorded());
-        if start.folder == FolderUse::Resume {
+        if start.folder == FolderUse::Resume && start.part != Part::Extended {
             progress.println(&format!(
                 "Resuming {}: {} games already played",
                 plan.output.dir.display(),

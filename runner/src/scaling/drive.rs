@@ -12,7 +12,7 @@ use super::folder::{self, ScalingError, StoredPlan};
 use super::report::{page, REPORT_HTML};
 use super::results::{collect, has_verdict, table, RESULTS_FILE};
 use crate::exit;
-use crate::local_run::Start;
+use crate::local_run::{Part, Start};
 use crate::store::folder::FolderUse;
 
 /// How the scaling folder is used.
@@ -81,12 +81,15 @@ pub(crate) fn write_results(plan: &ScalingPlan) -> Result<super::results::Result
     Ok(results)
 }
 
-/// One session of a point with at most `pairs` pairs: its exit code.
+/// One session of a point with at most `pairs` pairs: its exit code. `earlier` says
+/// whether the point's games so far are an earlier session's (a resume of the scaling
+/// run), rather than this session's last round (an extension, not a resume).
 fn session(
     runtime: &tokio::runtime::Runtime,
     point: &Point,
     pairs: u64,
     number: (usize, usize),
+    earlier: bool,
 ) -> Result<u8, ScalingError> {
     let dir = &point.loaded.plan.output.dir;
     folder::clear_unstarted(dir)?;
@@ -105,6 +108,8 @@ fn session(
             FolderUse::New
         },
         shard: None,
+        // The scaling run says how to resume it: a point's own folder is not the one.
+        part: if earlier { Part::Of } else { Part::Extended },
     };
     Ok(runtime.block_on(crate::local_run::run(&loaded, start))?)
 }
@@ -166,6 +171,8 @@ pub fn play(plan: &ScalingPlan, mode: Mode) -> Result<u8, ScalingError> {
         u64::MAX
     };
     let mut done = vec![false; n];
+    // The points played in this session: their next round extends them.
+    let mut played_here = vec![false; n];
     let mut round: u64 = 1;
     while done.iter().any(|d| !d) {
         for (i, point) in plan.points.iter().enumerate() {
@@ -180,7 +187,8 @@ pub fn play(plan: &ScalingPlan, mode: Mode) -> Result<u8, ScalingError> {
                 // Played this far in an earlier session: on to the next point.
                 continue;
             }
-            let code = session(&runtime, point, target, (i + 1, n))?;
+            let code = session(&runtime, point, target, (i + 1, n), !played_here[i])?;
+            played_here[i] = true;
             codes[i] = code;
             if code == exit::ABORTED {
                 write_results(plan)?;

@@ -79,6 +79,27 @@ pub async fn announced(
     Ok(options)
 }
 
+/// The refusal of a parameter that is none of the engine's spin options: the closest
+/// one first, if a slip could have made the name, then every one (an engine may have
+/// dozens; the right name must be among them).
+fn unknown_param(name: &str, spins: &[&Announced]) -> String {
+    let names: Vec<&str> = spins.iter().map(|o| o.name.as_str()).collect();
+    if names.is_empty() {
+        return format!("{name} is not a spin option of the engine; it announces no spin option (xq-engine announces its tunables when started with --tune)");
+    }
+    let guess = crate::spelling::closest(name, names.iter().copied())
+        .map(|n| format!(" (did you mean {n}?)"))
+        .unwrap_or_default();
+    let its = match names.len() {
+        1 => "its spin option".to_owned(),
+        n => format!("its {n} spin options"),
+    };
+    format!(
+        "{name} is not a spin option of the engine{guess}; {its}: {}",
+        names.join(", ")
+    )
+}
+
 /// Checks each parameter against the announced options and narrows its range to the
 /// announced one. Returns a warning line for each range narrowed.
 ///
@@ -92,17 +113,7 @@ pub fn fit(params: &mut [TuneParam], options: &[Announced]) -> Result<Vec<String
         let origin = p.origin();
         let error = |message: String| origin.error(message);
         let Some(option) = spins.iter().find(|o| o.name.eq_ignore_ascii_case(&p.name)) else {
-            let mut names: Vec<&str> = spins.iter().map(|o| o.name.as_str()).collect();
-            names.truncate(12);
-            let known = if names.is_empty() {
-                "it announces no spin option (xq-engine announces its tunables when started with --tune)".to_owned()
-            } else {
-                format!("its spin options: {}", names.join(", "))
-            };
-            return Err(error(format!(
-                "{} is not a spin option of the engine; {known}",
-                p.name
-            )));
+            return Err(error(unknown_param(&p.name, &spins)));
         };
         p.name.clone_from(&option.name);
         if let Some(lo) = option.min.filter(|&lo| lo > p.min) {
@@ -185,7 +196,7 @@ mod tests {
             .to_string();
         assert_eq!(
             e,
-            "t.toml:3: Ponder is not a spin option of the engine; its spin options: Hash"
+            "t.toml:3: Ponder is not a spin option of the engine; its spin option: Hash"
         );
         let mut outside = vec![param("Hash", 0.5, 0.0, 10.0)];
         assert!(fit(&mut outside, &options)

@@ -21,7 +21,7 @@ pub(crate) use self::translate::{translate, Mode};
 
 use crate::config;
 use crate::exit;
-use crate::local_run::Start;
+use crate::local_run::{Part, Start};
 use crate::store::folder::FolderUse;
 
 /// What `-help` prints.
@@ -149,6 +149,7 @@ pub fn run(words: &[OsString]) -> u8 {
                     FolderUse::New
                 },
                 shard: None,
+                part: Part::Alone,
             };
             super::run::play(&loaded, start, false, translation.log.as_deref())
         }

@@ -36,25 +36,10 @@ pub struct Translation {
     pub log: Option<std::path::PathBuf>,
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 fn unknown(name: &str) -> String {
     let best = flag_table::known_flags()
         .chain(flag_table::REFUSED.iter().map(|(f, _)| *f))
-        .map(|k| (levenshtein(name, k), k))
+        .map(|k| (crate::spelling::levenshtein(name, k), k))
         .min();
     match best {
         Some((d, k)) if d <= 2 => format!("{name}: unknown flag (did you mean {k}?)"),

@@ -41,9 +41,13 @@ pub enum DbError {
     /// No schema, or one of another version.
     #[error("{0}")]
     Schema(String),
-    /// A statement failed (the connection broke, a permission is missing).
+    /// A statement failed (the connection broke).
     #[error("database: {0}")]
     Query(String),
+    /// The connected role may not run a statement (a role other than the one the
+    /// command needs: `fleet::roles` names it).
+    #[error("database: {0}")]
+    Denied(String),
     /// The batch is no longer this worker's: its lease was lost and it went to another.
     #[error("{0}")]
     LeaseLost(String),
@@ -92,14 +96,35 @@ fn query_error(e: &tokio_postgres::Error) -> DbError {
             {
                 DbError::Conflict(message)
             }
-            _ if *db.code() == SqlState::INSUFFICIENT_PRIVILEGE => {
-                DbError::Query(format!("permission denied: {message}"))
-            }
+            _ if *db.code() == SqlState::INSUFFICIENT_PRIVILEGE => DbError::Denied(message),
             _ => DbError::Query(message),
         };
     }
     // Closed connections, I/O errors and the like: the server may come back.
     DbError::Query(format!("connection: {e}"))
+}
+
+/// Why a connection could not be made, with its cause: the driver's own message says
+/// only "error connecting to server", the cause under it (refused, no such socket,
+/// timed out) is what the user can act on.
+fn connect_cause(e: &tokio_postgres::Error) -> String {
+    let mut why = e.to_string();
+    let mut source = std::error::Error::source(e);
+    let mut nothing_listens = false;
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            nothing_listens |= matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::NotFound
+            );
+        }
+        why.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    if nothing_listens {
+        why.push_str(" (is a PostgreSQL server running at that host and port?)");
+    }
+    why
 }
 
 /// Drives a connection until it ends (the client's statements go through it), and
@@ -152,7 +177,7 @@ impl Db {
             target: target.describe(),
             why: e
                 .as_db_error()
-                .map_or_else(|| e.to_string(), |d| d.message().to_owned()),
+                .map_or_else(|| connect_cause(&e), |d| d.message().to_owned()),
         };
         // libpq uses no TLS on a Unix socket: the connection never leaves the machine.
         let local = matches!(
