@@ -360,6 +360,7 @@ fn a_git_series_finds_the_commit_builds_each_once_and_skips_one_that_does_not_bu
         ])
     };
     let out = dir.join("out");
+    let repo = std::fs::canonicalize(&repo).expect("the repository");
     let (code, stdout, stderr) = bisect(&out);
     assert_eq!(code, 0, "k {k}\n{stdout}\n{stderr}");
     assert_eq!(first_bad(&out), Some(k as u64), "k {k}\n{stdout}");
@@ -369,6 +370,8 @@ fn a_git_series_finds_the_commit_builds_each_once_and_skips_one_that_does_not_bu
     let md = std::fs::read_to_string(out.join("bisect.md")).expect("bisect.md");
     assert!(md.contains(&format!("change {k}")), "{md}");
     assert!(stdout.contains(&format!("change {k})")), "{stdout}");
+    // Each commit's worktree is gone from the user's repository once it is built.
+    assert_eq!(worktrees(&repo), vec![repo.clone()], "git worktree list");
     let built = std::fs::read_to_string(&counter).expect("builds.log");
     let lines: Vec<&str> = built.lines().collect();
     let distinct: std::collections::BTreeSet<&str> = lines.iter().copied().collect();
@@ -379,6 +382,23 @@ fn a_git_series_finds_the_commit_builds_each_once_and_skips_one_that_does_not_bu
     assert_eq!(first_bad(&dir.join("out2")), Some(k as u64));
     let again = std::fs::read_to_string(&counter).expect("builds.log");
     assert_eq!(again, built, "the cache was not reused");
+    assert_eq!(worktrees(&repo), vec![repo.clone()], "git worktree list");
+}
+
+/// The worktrees `git worktree list` names in `repo` (the main one first).
+fn worktrees(repo: &Path) -> Vec<PathBuf> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["worktree", "list", "--porcelain"])
+        .output()
+        .expect("git worktree list");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p)))
+        .collect()
 }
 
 #[test]

@@ -3,8 +3,10 @@
 //! under the cache folder (`<cache>/<commit id>`), by `sh -c "<build command>"`; the
 //! program is `<worktree>/<binary>`. A commit is built once: `<commit>.ok` or
 //! `<commit>.failed` beside its worktree remember the outcome (and `<commit>.log` the
-//! build's output), so a resume or another bisection with the same cache reuses it. A
-//! commit that does not build is skipped, as `git bisect skip` skips it.
+//! build's output), so a resume or another bisection with the same cache reuses it. Then
+//! the worktree is removed from the user's repository (`git worktree list` shows none
+//! left), the program kept at its path. A commit that does not build is skipped, as
+//! `git bisect skip` skips it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -139,22 +141,25 @@ pub fn build(series: &GitSeries, build: &Build) -> Result<Built, BisectError> {
     let ok = cache.join(format!("{commit}.ok"));
     let failed = cache.join(format!("{commit}.failed"));
     let log = cache.join(format!("{commit}.log"));
+    let trouble = |why: String| BisectError::Build {
+        commit: short(commit).to_owned(),
+        why,
+    };
+    let tree = cache.join(commit);
     if ok.exists() && build.program.is_file() {
+        // A cache of an earlier version kept the worktree registered: unregister it now.
+        release_worktree(series, &tree, &build.program).map_err(trouble)?;
         return Ok(Built::Ok);
     }
     if let Ok(why) = std::fs::read_to_string(&failed) {
+        release_worktree(series, &tree, &build.program).map_err(trouble)?;
         return Ok(Built::Failed {
             why: why.trim().to_owned(),
             log,
         });
     }
-    let trouble = |why: String| BisectError::Build {
-        commit: short(commit).to_owned(),
-        why,
-    };
     std::fs::create_dir_all(cache)
         .map_err(|e| trouble(format!("cannot create {}: {e}", cache.display())))?;
-    let tree = cache.join(commit);
     if !tree.join(".git").exists() {
         if tree.exists() {
             std::fs::remove_dir_all(&tree)
@@ -193,10 +198,50 @@ pub fn build(series: &GitSeries, build: &Build) -> Result<Built, BisectError> {
         Some(why) => (&failed, why.as_str()),
         None => (&ok, ""),
     };
+    // The outcome is cached: the worktree is not needed any more (a built program is
+    // kept at its place), and must not stay registered in the user's repository.
+    release_worktree(series, &tree, &build.program).map_err(trouble)?;
     std::fs::write(marker, text)
         .map_err(|e| trouble(format!("cannot write {}: {e}", marker.display())))?;
     Ok(match why {
         Some(why) => Built::Failed { why, log },
         None => Built::Ok,
     })
+}
+
+/// Removes the worktree `tree` from the user's repository (`git worktree remove
+/// --force`, then `git worktree prune` for what a removal by hand left), keeping the
+/// program built in it, if any, at its path: the bisection runs it from there, and a
+/// later one with the same cache reuses it. Nothing to do for a tree already released.
+fn release_worktree(series: &GitSeries, tree: &Path, program: &Path) -> Result<(), String> {
+    if !tree.join(".git").exists() {
+        return Ok(());
+    }
+    // The program waits beside the tree while it goes.
+    let kept = tree.with_extension("program");
+    let built = program.is_file();
+    if built {
+        std::fs::rename(program, &kept)
+            .map_err(|e| format!("cannot move {} aside: {e}", program.display()))?;
+    }
+    let tree_arg = tree.display().to_string();
+    let removed = git(
+        &series.repo,
+        &["worktree", "remove", "--force", &tree_arg],
+        "git worktree remove",
+    );
+    if removed.is_err() && tree.exists() {
+        std::fs::remove_dir_all(tree)
+            .map_err(|e| format!("cannot remove the worktree {}: {e}", tree.display()))?;
+    }
+    git(&series.repo, &["worktree", "prune"], "git worktree prune").map_err(|e| e.to_string())?;
+    if built {
+        if let Some(folder) = program.parent() {
+            std::fs::create_dir_all(folder)
+                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        }
+        std::fs::rename(&kept, program)
+            .map_err(|e| format!("cannot put back {}: {e}", program.display()))?;
+    }
+    Ok(())
 }
