@@ -1,5 +1,6 @@
 //! README's commands as typed: the patch test pointed at two builds with `--set`, and
-//! the quick job (`xq-runner run`) from a folder other than the repository's root.
+//! the quick job (`xq-runner run`) from a folder other than the repository's root; its
+//! test command names what `.ci/run` installs for the tests, and its layout every crate.
 
 mod common;
 
@@ -123,4 +124,46 @@ fn the_quick_job_runs_from_any_folder() {
         summary["engines"][0]["command"][0].as_str(),
         Some(engine.as_str())
     );
+}
+
+#[test]
+fn the_layout_counts_and_names_every_crate_of_the_workspace() {
+    let manifest = std::fs::read_to_string(workspace().join("Cargo.toml")).expect("Cargo.toml");
+    let members: Vec<&str> = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("members = ["))
+        .expect("the workspace's members")
+        .trim_end_matches(']')
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .collect();
+    let readme = std::fs::read_to_string(workspace().join("README.md")).expect("README");
+    let layout = &readme[readme.find("## Layout").expect("README's Layout")..];
+    let words = [
+        "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+    ];
+    let count = words[members.len() - 1];
+    assert!(layout.contains(&format!("{count} crates:")), "{layout}");
+    for member in members {
+        assert!(
+            layout.contains(&format!("`{member}/`")),
+            "{member}: {layout}"
+        );
+    }
+}
+
+#[test]
+fn the_test_command_names_every_package_ci_installs() {
+    let ci = std::fs::read_to_string(workspace().join(".ci/run")).expect(".ci/run");
+    let packages: std::collections::BTreeSet<&str> = ci
+        .lines()
+        .filter_map(|l| l.split("apt-get install -y -qq ").nth(1))
+        .flat_map(|rest| rest.split_whitespace().take_while(|w| !w.starts_with('>')))
+        .collect();
+    assert!(packages.contains("postgresql"), "{packages:?}");
+    let command = readme_command("pip install -r tests/oracle/requirements.txt");
+    for package in packages {
+        assert!(command.contains(package), "{package}: {command}");
+    }
 }
