@@ -57,7 +57,17 @@ impl AtomicFile {
     /// The temporary file cannot be created.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
         let temporary = temporary_of(path);
-        let file = File::create(&temporary)?;
+        // Created new, never opened through what is at its name: a link planted there
+        // (the name is easy to guess) would have the text written over what it names.
+        // A file left there by a killed process of the same pid is ours to replace.
+        match std::fs::remove_file(&temporary) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        let file = crate::plain_file::open(
+            std::fs::OpenOptions::new().write(true).create_new(true),
+            &temporary,
+        )?;
         Ok(AtomicFile {
             staged: Staged {
                 path: path.to_owned(),
@@ -188,6 +198,18 @@ mod tests {
         drop(staged);
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
         assert_eq!(names_in(dir.path()), ["games.pgn"]);
+    }
+
+    #[test]
+    fn a_link_planted_at_the_temporary_name_is_not_written_through() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("summary.json");
+        let precious = dir.path().join("precious");
+        std::fs::write(&precious, "keep me").expect("write");
+        std::os::unix::fs::symlink(&precious, temporary_of(&path)).expect("symlink");
+        write(&path, b"new").expect("written");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "new");
+        assert_eq!(std::fs::read_to_string(&precious).expect("read"), "keep me");
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod game;
 pub(crate) mod local_run;
 pub mod openings;
 pub mod output;
+pub(crate) mod plain_file;
 pub(crate) mod play;
 pub(crate) mod scaling;
 pub mod signals;

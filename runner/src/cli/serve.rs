@@ -4,6 +4,7 @@
 //! live from its journal.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -24,6 +25,14 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
 }
+
+/// How long the answers under way may go on after a stop signal: a reader that never
+/// reads a stream, or a read stuck in the file system, must not keep `serve` alive.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// How long the runtime waits, at the end, for reads still running on its blocking
+/// threads (a stuck one is left to the process's exit).
+const THREADS_GRACE: Duration = Duration::from_millis(200);
 
 /// Resolves when the process is asked to stop (Ctrl-C or SIGTERM).
 async fn stopped() {
@@ -58,7 +67,7 @@ pub fn run(args: &ServeArgs) -> u8 {
         Ok(both) => both,
         Err(code) => return code,
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let db = match Db::open(&target).await {
             Ok(db) => db,
             Err(e) => {
@@ -93,19 +102,42 @@ pub fn run(args: &ServeArgs) -> u8 {
             target.describe()
         ));
         serve_until_stopped(listener, crate::web::router(target, db)).await
-    })
+    });
+    runtime.shutdown_timeout(THREADS_GRACE);
+    code
 }
 
-/// Answers on `listener` until the process is asked to stop.
+/// Answers on `listener` until the process is asked to stop, then lets the answers
+/// under way finish for at most [`STOP_GRACE`].
 async fn serve_until_stopped(listener: tokio::net::TcpListener, app: axum::Router) -> u8 {
-    match axum::serve(listener, app)
-        .with_graceful_shutdown(stopped())
-        .await
-    {
-        Ok(()) => exit::OK,
-        Err(e) => {
-            eprintln!("error: serving stopped: {e}");
-            exit::ABORTED
+    let (stop, asked) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        stopped().await;
+        let _ = stop.send(true);
+    });
+    let mut graceful = asked.clone();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        let _ = graceful.wait_for(|asked| *asked).await;
+    });
+    let mut late = asked;
+    let deadline = async move {
+        let _ = late.wait_for(|asked| *asked).await;
+        tokio::time::sleep(STOP_GRACE).await;
+    };
+    tokio::select! {
+        served = server => match served {
+            Ok(()) => exit::OK,
+            Err(e) => {
+                eprintln!("error: serving stopped: {e}");
+                exit::ABORTED
+            }
+        },
+        () = deadline => {
+            tracing::info!(
+                "stopped with answers still under way after {} s (dropped)",
+                STOP_GRACE.as_secs()
+            );
+            exit::OK
         }
     }
 }
@@ -122,7 +154,7 @@ fn serve_folder(dir: &std::path::Path, listen: SocketAddr) -> u8 {
     let Some(runtime) = super::async_runtime() else {
         return exit::ABORTED;
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(listen).await {
             Ok(l) => l,
             Err(e) => {
@@ -136,5 +168,7 @@ fn serve_folder(dir: &std::path::Path, listen: SocketAddr) -> u8 {
             dir.display()
         ));
         serve_until_stopped(listener, app).await
-    })
+    });
+    runtime.shutdown_timeout(THREADS_GRACE);
+    code
 }

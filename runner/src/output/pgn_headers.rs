@@ -88,7 +88,8 @@ impl<'a> GameHeaders<'a> {
 /// has the same); `None` when the file is missing or holds no game.
 #[must_use]
 pub fn date_of(pgn: &Path) -> Option<String> {
-    let file = std::fs::File::open(pgn).ok()?;
+    // A plain file only: a FIFO in its place would hang `serve DIR`'s reading.
+    let file = crate::plain_file::read_only(pgn).ok()?;
     // The tag is among the first lines of the first game: no need to read on.
     std::io::BufReader::new(file)
         .lines()

@@ -31,13 +31,17 @@ impl FolderLock {
             why,
         };
         let path = dir.join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| refuse(format!("cannot open {LOCK_FILE}: {e}")))?;
+        // A link planted as `run.lock` is refused, never followed: the pid below would
+        // be written over whatever it names.
+        let mut file = crate::plain_file::open(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+            &path,
+        )
+        .map_err(|e| refuse(format!("cannot open {LOCK_FILE}: {e}")))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -95,5 +99,21 @@ mod tests {
             .expect_err("no folder")
             .to_string();
         assert!(line.contains("cannot open run.lock"), "{line}");
+    }
+
+    #[test]
+    fn a_lock_file_that_is_a_link_is_refused_and_its_target_left_alone() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let target = dir.path().join("precious");
+        std::fs::write(&target, "keep me").expect("write");
+        std::os::unix::fs::symlink(&target, dir.path().join(LOCK_FILE)).expect("symlink");
+        let line = FolderLock::take(dir.path())
+            .expect_err("a link is no lock")
+            .to_string();
+        assert!(
+            line.contains("cannot open run.lock: a symbolic link, not followed"),
+            "{line}"
+        );
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep me");
     }
 }

@@ -265,10 +265,9 @@ impl Journal {
             path: path.to_owned(),
             source,
         };
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
+        // Never through a link planted in the journal's place: the games would be
+        // appended to whatever it names.
+        let file = crate::plain_file::open(OpenOptions::new().create(true).append(true), path)
             .map_err(io)?;
         Ok(Journal {
             path: path.to_owned(),
@@ -351,7 +350,7 @@ impl Journal {
             path: path.to_owned(),
             source,
         };
-        let file = match OpenOptions::new().write(true).open(path) {
+        let file = match crate::plain_file::open(OpenOptions::new().write(true), path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(io(e)),
@@ -371,7 +370,7 @@ impl Journal {
             path: path.to_owned(),
             source,
         };
-        let mut file = File::open(path).map_err(io)?;
+        let mut file = crate::plain_file::read_only(path).map_err(io)?;
         file.seek(SeekFrom::Start(offset)).map_err(io)?;
         let mut line = String::new();
         BufReader::new(file).read_line(&mut line).map_err(io)?;

@@ -2,7 +2,6 @@
 //! in the middle of its last line: the run's journal (`games.jsonl`) and the tune's
 //! (`tune.jsonl`) both read through [`scan`].
 
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -28,7 +27,8 @@ pub fn scan<T: DeserializeOwned>(
     path: &Path,
     mut each: impl FnMut(u64, T),
 ) -> Result<u64, ScanError> {
-    let file = match File::open(path) {
+    // A link or a FIFO in the journal's place is refused, not followed or waited on.
+    let file = match crate::plain_file::read_only(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(ScanError::Io(e)),

@@ -6,7 +6,6 @@
 //! replaced by another (a resume cuts a torn line; a folder written again), is said so,
 //! and the reading starts over.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read as _, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -83,7 +82,9 @@ impl Tail {
     ) -> Result<u64, TailError> {
         let path = self.path.clone();
         let io = move |source| TailError::Io { path, source };
-        let file = match File::open(&self.path) {
+        // Non-blocking and no link followed: a FIFO planted as the journal would hang
+        // the reader for good, a link would show a file from elsewhere.
+        let file = match crate::plain_file::read_only(&self.path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && self.file.is_none() => {
                 return Ok(0)

@@ -84,10 +84,8 @@ impl TuneJournal {
             source,
         };
         let (records, good_len) = read(path)?;
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
+        // Never through a link planted in its place (see `plain_file`).
+        let file = crate::plain_file::open(OpenOptions::new().create(true).append(true), path)
             .map_err(io)?;
         if file.metadata().map_err(io)?.len() != good_len {
             file.set_len(good_len).map_err(io)?;

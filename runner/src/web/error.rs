@@ -23,6 +23,10 @@ pub(crate) enum WebError {
     /// The database answered with an error, or a stored run does not read here.
     #[error("{0}")]
     Failed(String),
+    /// Reading a served folder's files took too long (a stalled file system): said,
+    /// rather than a page that never comes.
+    #[error("{0}")]
+    TimedOut(String),
 }
 
 impl From<DbError> for WebError {
@@ -50,7 +54,7 @@ impl WebError {
         match self {
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
             WebError::BadPath(_) => StatusCode::BAD_REQUEST,
-            WebError::Unreachable => StatusCode::SERVICE_UNAVAILABLE,
+            WebError::Unreachable | WebError::TimedOut(_) => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -58,7 +62,7 @@ impl WebError {
 
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
-        if matches!(self, WebError::Failed(_)) {
+        if matches!(self, WebError::Failed(_) | WebError::TimedOut(_)) {
             tracing::warn!("{self}");
         }
         let mut line = self.to_string();

@@ -192,7 +192,8 @@ impl RunHead {
 
     fn read_as(dir: &Path, summary_text: Option<&str>) -> Result<RunHead, ReportError> {
         let meta_path = dir.join("run.json");
-        let meta_text = match std::fs::read_to_string(&meta_path) {
+        // A plain file only: a FIFO in its place would hang the reader (`serve DIR`).
+        let meta_text = match crate::plain_file::read_to_string(&meta_path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(ReportError::NoRun(dir.to_owned()))
@@ -392,7 +393,7 @@ fn parse_summary(path: &Path, text: &str) -> Result<SummaryFile, ReportError> {
 }
 
 fn read_summary(path: &Path) -> Result<Option<SummaryFile>, ReportError> {
-    match std::fs::read_to_string(path) {
+    match crate::plain_file::read_to_string(path) {
         Ok(text) => parse_summary(path, &text).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(ReportError::Read {

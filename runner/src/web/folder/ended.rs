@@ -11,7 +11,7 @@ use crate::store::folder_lock::LOCK_FILE;
 
 /// Whether the runner whose pid `run.lock` in `dir` holds is alive.
 pub(crate) fn played(dir: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(dir.join(LOCK_FILE)) else {
+    let Ok(text) = crate::plain_file::read_to_string(&dir.join(LOCK_FILE)) else {
         return false;
     };
     let Some(pid) = text.trim().parse::<i32>().ok().filter(|p| *p > 0) else {

@@ -2,7 +2,7 @@
 //! runs on the blocking threads, never on the ones that answer.
 
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use axum::extract::{Path, State};
 use axum::response::{Html, IntoResponse, Response};
@@ -13,9 +13,16 @@ use super::pages::{self, FolderEntry, FolderRun};
 use super::source::{is_tune, Folders};
 use super::{stream, tuned};
 use crate::store::folder::TUNE_RUN;
+use crate::store::journal::JOURNAL_FILE;
 use crate::store::meta::RUN_FILE;
 
 type App = State<Arc<Folders>>;
+
+/// How long the file work of one request (or one slice of a stream) may take. The first
+/// reading of a long journal is the slowest honest one (100,000 games in about 2 s);
+/// past this, something is stuck (a network file system gone), and the request is
+/// answered 503 rather than never.
+pub(super) const READ_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// JSON of a value, as an answer.
 fn json(value: &impl serde::Serialize) -> Result<Response, WebError> {
@@ -23,13 +30,23 @@ fn json(value: &impl serde::Serialize) -> Result<Response, WebError> {
     Ok(([("content-type", "application/json")], text).into_response())
 }
 
-/// `work` on a blocking thread.
+/// `work` on a blocking thread, answered within [`READ_TIMEOUT`] (the work, if stuck,
+/// is left to its thread: a blocking read cannot be taken back).
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, WebError> + Send + 'static,
 ) -> Result<T, WebError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| WebError::Failed(format!("a request failed: {e}")))?
+    match tokio::time::timeout(READ_TIMEOUT, tokio::task::spawn_blocking(work)).await {
+        Ok(done) => done.map_err(|e| WebError::Failed(format!("a request failed: {e}")))?,
+        Err(_) => Err(timed_out()),
+    }
+}
+
+/// The answer of a request whose reading of the folder took over [`READ_TIMEOUT`].
+pub(super) fn timed_out() -> WebError {
+    WebError::TimedOut(format!(
+        "reading the served folder took over {} s (a stalled file system?)",
+        READ_TIMEOUT.as_secs()
+    ))
 }
 
 /// The runs under the served folder, open ones first, then by path.
@@ -87,12 +104,13 @@ pub(crate) async fn run(
     Path(path): Path<String>,
 ) -> Result<Response, WebError> {
     if let Some(id) = path.strip_suffix("/games.jsonl") {
-        let dir = games_of(&folders, id)?;
+        let id = id.to_owned();
+        let dir = blocking(move || games_of(&folders, &id)).await?;
         return Ok(stream::jsonl(&dir));
     }
     if let Some(id) = path.strip_suffix("/games.pgn") {
-        let dir = games_of(&folders, id)?;
-        return blocking(move || stream::pgn(&dir)).await;
+        let id = id.to_owned();
+        return blocking(move || stream::pgn(&games_of(&folders, &id)?)).await;
     }
     let api = super::api_href(&path);
     let dir = folders.folder_of(&path)?;
@@ -106,7 +124,8 @@ pub(crate) async fn run(
     Ok(Html(page).into_response())
 }
 
-/// The folder of run `id`, whose games are asked for: a tune keeps none.
+/// The folder of run `id`, whose games are asked for: a tune keeps none, and a journal
+/// that is not a plain file (a link, a FIFO) is refused before the answer starts.
 fn games_of(folders: &Folders, id: &str) -> Result<std::path::PathBuf, WebError> {
     let dir = folders.folder_of(id)?;
     if is_tune(&dir) {
@@ -115,7 +134,12 @@ fn games_of(folders: &Folders, id: &str) -> Result<std::path::PathBuf, WebError>
             id.escape_debug()
         )));
     }
-    Ok(dir)
+    let journal = dir.join(JOURNAL_FILE);
+    match crate::plain_file::read_only(&journal) {
+        Ok(_) => Ok(dir),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(dir),
+        Err(e) => Err(WebError::Failed(format!("{}: {e}", journal.display()))),
+    }
 }
 
 /// `/api/runs/{path}`: a run's state.

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use super::super::error::WebError;
 use super::watched::Watched;
+use crate::plain_file;
 use crate::store::folder::TUNE_RUN;
 use crate::store::meta::RUN_FILE;
 
@@ -131,13 +132,15 @@ impl Folders {
 }
 
 /// Whether `dir` holds a run: a match's `run.json` or a tune's `tune-run.json`.
+/// A record that is a link (to a run elsewhere) does not count: only plain files under
+/// the served folder are served.
 fn holds_run(dir: &Path) -> bool {
-    dir.join(RUN_FILE).is_file() || is_tune(dir)
+    plain_file::is_plain(&dir.join(RUN_FILE)) || is_tune(dir)
 }
 
 /// Whether `dir` holds a tune.
 pub(crate) fn is_tune(dir: &Path) -> bool {
-    dir.join(TUNE_RUN).is_file()
+    plain_file::is_plain(&dir.join(TUNE_RUN))
 }
 
 fn find(dir: &Path, prefix: &str, depth: usize, ids: &mut Vec<String>) {

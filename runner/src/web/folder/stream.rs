@@ -8,6 +8,7 @@ use axum::body::{Body, Bytes};
 use axum::response::{IntoResponse, Response};
 
 use super::super::error::WebError;
+use super::routes::READ_TIMEOUT;
 use crate::output::report::RunHead;
 use crate::store::journal::{JournalEntry, JOURNAL_FILE};
 use crate::store::tail::Tail;
@@ -24,12 +25,20 @@ fn lines(
     let start = Some((Tail::new(&dir.join(JOURNAL_FILE)), render));
     let stream = futures_util::stream::unfold(start, |state| async move {
         let (mut tail, mut render) = state?;
-        let slice = tokio::task::spawn_blocking(move || {
-            let mut out = Vec::new();
-            let read = tail.read(SLICE_BYTES, |line| render(line, &mut out));
-            (tail, render, out, read)
-        })
+        let slice = tokio::time::timeout(
+            READ_TIMEOUT,
+            tokio::task::spawn_blocking(move || {
+                let mut out = Vec::new();
+                let read = tail.read(SLICE_BYTES, |line| render(line, &mut out));
+                (tail, render, out, read)
+            }),
+        )
         .await;
+        let Ok(slice) = slice else {
+            let e = super::routes::timed_out();
+            tracing::warn!("the games' stream stopped: {e}");
+            return Some((Err(std::io::Error::other(e.to_string())), None));
+        };
         match slice {
             Ok((_, _, _, Ok(0))) => None,
             Ok((tail, render, out, Ok(_))) => Some((Ok(Bytes::from(out)), Some((tail, render)))),

@@ -34,7 +34,7 @@ pub(crate) struct TuneStatus {
 /// The folder's config, records and summary now.
 fn read(dir: &Path) -> Result<(String, Vec<Record>, TuneSummary), WebError> {
     let meta_path = dir.join(TUNE_RUN);
-    let text = std::fs::read_to_string(&meta_path)
+    let text = crate::plain_file::read_to_string(&meta_path)
         .map_err(|e| WebError::NotFound(format!("{}: no tune here ({e})", meta_path.display())))?;
     let meta: TuneMeta = serde_json::from_str(&text)
         .map_err(|e| WebError::Failed(format!("{}: {e}", meta_path.display())))?;
@@ -70,7 +70,7 @@ fn read(dir: &Path) -> Result<(String, Vec<Record>, TuneSummary), WebError> {
 
 /// How the tune's own `tune.json` says it ended (written when it stops), if it did.
 fn ended_status(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join(TUNE_JSON))
+    crate::plain_file::read_to_string(&dir.join(TUNE_JSON))
         .ok()
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
         .and_then(|v| v.get("status")?.as_str().map(str::to_owned))
