@@ -5,6 +5,17 @@
 
 use super::{query_error, Db, DbError};
 
+/// A stored game in a slice of a run's games ([`Db::game_entries`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlicedEntry {
+    pub pair: i64,
+    pub game: i16,
+    /// Bytes of its text.
+    pub bytes: i64,
+    /// Its text (the journal line); `None` when over the slice's budget.
+    pub text: Option<String>,
+}
+
 /// One worker as the workers page shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkerSeen {
@@ -22,33 +33,73 @@ pub struct WorkerSeen {
     pub busy_s: f64,
 }
 
-/// The first privilege found that lets the connected role write the schema, as a
-/// message (`INSERT on xq.runs`), in the order a user would look for it: superuser,
-/// owner, a table, a sequence, a function (every function of the schema writes).
+/// The first right found that lets the connected role write the schema, as a message
+/// (`INSERT on xq.runs`), in the order a user would look for it: the role's attributes,
+/// ownership, then each kind of privilege. Not only the role's own rights count but
+/// those of every role it is a member of, inheriting or not: `SET ROLE` takes them
+/// (that one is named, `member of xq_owner (SET ROLE xq_owner): owner of schema xq`).
+/// A column-level grant writes as a table's does; CREATEROLE can grant itself any
+/// role; the predefined roles that write files or run programs on the server write
+/// anything; BYPASSRLS and REPLICATION have no place in a reader either.
 const WRITE_PRIVILEGE: &str = "
-    SELECT 'superuser' FROM pg_roles WHERE rolname = current_user AND rolsuper
-    UNION ALL
-    SELECT 'owner of schema xq' FROM pg_namespace
-        WHERE nspname = 'xq' AND pg_has_role(nspowner, 'USAGE')
-    UNION ALL
-    SELECT 'CREATE on schema xq' FROM pg_namespace
-        WHERE nspname = 'xq' AND has_schema_privilege(oid, 'CREATE')
-    UNION ALL
-    SELECT p || ' on ' || c.oid::regclass::text
-        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
-             unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p
-        WHERE n.nspname = 'xq' AND c.relkind IN ('r', 'p') AND has_table_privilege(c.oid, p)
-    UNION ALL
-    SELECT 'UPDATE on sequence ' || c.oid::regclass::text
-        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        -- CASE: the planner may test the privilege before the kind, and only a
-        -- sequence has a sequence's privileges.
-        WHERE n.nspname = 'xq'
-            AND CASE WHEN c.relkind = 'S' THEN has_sequence_privilege(c.oid, 'USAGE,UPDATE') END
-    UNION ALL
-    SELECT 'EXECUTE on ' || p.oid::regprocedure::text
-        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-        WHERE n.nspname = 'xq' AND has_function_privilege(p.oid, 'EXECUTE')
+    WITH acting AS (
+        SELECT r.oid, r.rolname, r.rolsuper, r.rolcreaterole, r.rolbypassrls,
+               r.rolreplication, r.rolname = current_user AS me
+        FROM pg_roles r WHERE pg_has_role(current_user, r.oid, 'MEMBER')
+    ), xq AS (
+        SELECT oid, nspowner FROM pg_namespace WHERE nspname = 'xq'
+    ), found (me, k, role, what) AS (
+        SELECT me, 0, rolname, 'superuser' FROM acting WHERE rolsuper
+        UNION ALL
+        SELECT me, 1, rolname, 'CREATEROLE: it can grant itself any role'
+            FROM acting WHERE rolcreaterole
+        UNION ALL
+        SELECT me, 2, rolname, 'BYPASSRLS' FROM acting WHERE rolbypassrls
+        UNION ALL
+        SELECT me, 3, rolname, 'REPLICATION' FROM acting WHERE rolreplication
+        UNION ALL
+        SELECT me, 4, rolname, 'writes files or runs programs on the server'
+            FROM acting WHERE rolname IN ('pg_write_server_files', 'pg_execute_server_program')
+        UNION ALL
+        SELECT a.me, 5, a.rolname, 'owner of schema xq' FROM acting a JOIN xq ON xq.nspowner = a.oid
+        UNION ALL
+        SELECT a.me, 6, a.rolname, 'owner of ' || c.oid::regclass::text
+            FROM acting a JOIN pg_class c ON c.relowner = a.oid JOIN xq ON c.relnamespace = xq.oid
+        UNION ALL
+        SELECT a.me, 6, a.rolname, 'owner of ' || p.oid::regprocedure::text
+            FROM acting a JOIN pg_proc p ON p.proowner = a.oid JOIN xq ON p.pronamespace = xq.oid
+        UNION ALL
+        SELECT a.me, 7, a.rolname, 'CREATE on schema xq'
+            FROM acting a, xq WHERE has_schema_privilege(a.oid, xq.oid, 'CREATE')
+        UNION ALL
+        SELECT a.me, 8, a.rolname, p || ' on ' || c.oid::regclass::text
+            FROM acting a, pg_class c JOIN xq ON c.relnamespace = xq.oid,
+                 unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'TRIGGER']) AS p
+            WHERE c.relkind IN ('r', 'p') AND has_table_privilege(a.oid, c.oid, p)
+        UNION ALL
+        SELECT a.me, 9, a.rolname,
+               p || ' on column ' || quote_ident(t.attname) || ' of ' || c.oid::regclass::text
+            FROM acting a, pg_class c JOIN xq ON c.relnamespace = xq.oid
+                 JOIN pg_attribute t ON t.attrelid = c.oid,
+                 unnest(ARRAY['INSERT', 'UPDATE']) AS p
+            WHERE c.relkind IN ('r', 'p') AND t.attnum > 0 AND NOT t.attisdropped
+                AND has_column_privilege(a.oid, c.oid, t.attnum, p)
+        UNION ALL
+        SELECT a.me, 10, a.rolname, 'UPDATE on sequence ' || c.oid::regclass::text
+            FROM acting a, pg_class c JOIN xq ON c.relnamespace = xq.oid
+            -- CASE: the planner may test the privilege before the kind, and only a
+            -- sequence has a sequence's privileges.
+            WHERE CASE WHEN c.relkind = 'S'
+                THEN has_sequence_privilege(a.oid, c.oid, 'USAGE,UPDATE') END
+        UNION ALL
+        SELECT a.me, 11, a.rolname, 'EXECUTE on ' || p.oid::regprocedure::text
+            FROM acting a, pg_proc p JOIN xq ON p.pronamespace = xq.oid
+            WHERE has_function_privilege(a.oid, p.oid, 'EXECUTE')
+    )
+    SELECT CASE WHEN me THEN what
+                ELSE 'member of ' || quote_ident(role) || ' (SET ROLE ' || quote_ident(role)
+                     || '): ' || what END
+    FROM found ORDER BY me DESC, k, what
     LIMIT 1";
 
 impl Db {
@@ -134,22 +185,75 @@ impl Db {
             .collect())
     }
 
-    /// The stored games of run `id` with pairs in `from..to`, as journal lines in pair and
-    /// game order: a stream reads a long run one slice at a time.
+    /// The next stored games of run `id` after the game `after` (pair and game; `None`
+    /// for the start), up to pair `last`, in pair and game order, as few as hold about
+    /// `budget` bytes of text (at least one game, at most `rows`): a stream reads a run
+    /// a slice of bounded size at a time, however long its games. A game longer than
+    /// `budget` comes without its text, to be read in pieces ([`Db::game_entry_piece`]).
     ///
     /// # Errors
     /// [`DbError::Query`].
-    pub async fn game_entries(&self, id: i64, from: i64, to: i64) -> Result<Vec<String>, DbError> {
-        let rows = self
+    pub async fn game_entries(
+        &self,
+        id: i64,
+        after: Option<(i64, i16)>,
+        last: i64,
+        budget: i64,
+        rows: i64,
+    ) -> Result<Vec<SlicedEntry>, DbError> {
+        let (pair, game) = after.unwrap_or((-1, 1));
+        // The sizes are read without the texts (`octet_length` of a stored text reads
+        // its header); a text is sent only for the games the slice keeps.
+        let found = self
             .client()
             .query(
-                "SELECT entry FROM xq.games WHERE run_id = $1 AND pair >= $2 AND pair < $3 AND result IS NOT NULL
+                "SELECT pair, game, size, CASE WHEN size <= $5 THEN entry END
+                 FROM (SELECT pair, game, entry, octet_length(entry)::int8 AS size,
+                              sum(octet_length(entry)) OVER (ORDER BY pair, game) AS upto
+                       FROM (SELECT pair, game, entry FROM xq.games
+                             WHERE run_id = $1 AND (pair, game) > ($2, $3) AND pair <= $4
+                                 AND result IS NOT NULL
+                             ORDER BY pair, game LIMIT $6) k) w
+                 WHERE upto - size < $5
                  ORDER BY pair, game",
-                &[&id, &from, &to],
+                &[&id, &pair, &game, &last, &budget, &rows],
             )
             .await
             .map_err(|e| query_error(&e))?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(found
+            .iter()
+            .map(|r| SlicedEntry {
+                pair: r.get(0),
+                game: r.get(1),
+                bytes: r.get(2),
+                text: r.get(3),
+            })
+            .collect())
+    }
+
+    /// The bytes `from..from + len` (0-based) of the stored text of game `game` of pair
+    /// `pair` of run `id`: a long game's text read a piece at a time.
+    ///
+    /// # Errors
+    /// [`DbError::Query`]; [`DbError::Query`] too when the game is gone (purged).
+    pub async fn game_entry_piece(
+        &self,
+        id: i64,
+        (pair, game): (i64, i16),
+        from: i64,
+        len: i64,
+    ) -> Result<Vec<u8>, DbError> {
+        let row = self
+            .client()
+            .query_opt(
+                "SELECT substring(convert_to(entry, 'UTF8') FROM $4::int8::int4 + 1 FOR $5::int8::int4)
+                 FROM xq.games WHERE run_id = $1 AND pair = $2 AND game = $3",
+                &[&id, &pair, &game, &from, &len],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        row.map(|r| r.get(0))
+            .ok_or_else(|| DbError::Query(format!("run {id}: pair {pair} game {game} is gone")))
     }
 
     /// The largest pair of run `id` with a stored game (`None` without one).
