@@ -5,7 +5,9 @@
 //! keep one copy; a file changed in the database or built for another platform is
 //! refused before anything runs; the worker role cannot write artifacts; bad files are
 //! refused at submit with one line; a bench that varies between two runs at once is
-//! refused, and each worker's bench speed shows in `status`.
+//! refused, and each worker's bench speed shows in `status`. A place of the cache
+//! changed, planted in or linked elsewhere is made again before anything runs, and a
+//! file name from the database that leads out of the cache refuses the run.
 
 mod common;
 
@@ -360,4 +362,161 @@ fn a_build_whose_bench_varies_is_refused_and_speeds_show_in_status() {
             && refused.contains("in two runs at once"),
         "{refused}"
     );
+}
+
+/// The place (`places/KEY`) of the cache that holds the engines.
+fn engine_place(cache: &Path) -> PathBuf {
+    let places: Vec<PathBuf> = std::fs::read_dir(cache.join("places"))
+        .expect("places")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("fault-engine").exists())
+        .collect();
+    assert_eq!(places.len(), 1, "{places:?}");
+    places.into_iter().next().expect("a place")
+}
+
+/// A program that notes in `marker` that it ran, then is the fault engine.
+fn impostor(at: &Path, marker: &Path) {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::write(
+        at,
+        format!(
+            "#!/bin/sh\necho ran >> '{}'\nexec '{}' \"$@\"\n",
+            marker.display(),
+            fault_engine().display()
+        ),
+    )
+    .expect("write the impostor");
+    std::fs::set_permissions(at, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+#[test]
+fn a_place_changed_planted_or_linked_elsewhere_is_made_again_before_anything_runs() {
+    let dir = scratch("fleet-artifacts-places");
+    let config = build(dir.path(), 1);
+    let cluster = fleet();
+    let runs: Vec<String> = (0..5).map(|_| submit(&cluster, &config, &[])).collect();
+    let cache = dir.path().join("cache");
+    let marker = dir.path().join("impostor-ran");
+    let play = |run: &str| {
+        let out = finish(worker_in(&cluster, "w", dir.path(), &cache, run));
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{said}");
+        assert_eq!(status(&cluster, run)["games"], 2, "{said}");
+        said
+    };
+    let said = play(&runs[0]);
+    assert!(!said.contains("made again"), "{said}");
+    let place = engine_place(&cache);
+    let key = place.file_name().expect("key").to_owned();
+
+    // The engine's file written over where it is (the blob is the same file): the blob
+    // is fetched again, the place made again from it.
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    impostor(&outside.join("impostor"), &marker);
+    std::fs::copy(outside.join("impostor"), place.join("fault-engine")).expect("overwrite");
+    let said = play(&runs[1]);
+    assert!(!marker.exists(), "the impostor ran: {said}");
+    assert!(
+        said.contains("does not verify (`fault-engine` is not the file the run names")
+            && said.contains("made again"),
+        "{said}"
+    );
+
+    // A new file renamed over the engine's (another inode, the blob intact).
+    let place = engine_place(&cache);
+    impostor(&place.join(".new"), &marker);
+    std::fs::rename(place.join(".new"), place.join("fault-engine")).expect("rename over");
+    let said = play(&runs[2]);
+    assert!(!marker.exists(), "the impostor ran: {said}");
+    assert!(said.contains("made again"), "{said}");
+
+    // A file planted beside the run's.
+    std::fs::write(engine_place(&cache).join("engine.cfg"), "evil").expect("plant");
+    let said = play(&runs[3]);
+    assert!(
+        said.contains("`engine.cfg` is not one of the run's files"),
+        "{said}"
+    );
+    assert!(!engine_place(&cache).join("engine.cfg").exists());
+
+    // The place a link to a folder elsewhere, made to pass: the manifest, the net and
+    // an impostor for the engine.
+    let place = engine_place(&cache);
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    for file in [".manifest", "eval.nnue"] {
+        std::fs::copy(place.join(file), elsewhere.join(file)).expect("copy");
+    }
+    impostor(&elsewhere.join("fault-engine"), &marker);
+    std::fs::remove_dir_all(&place).expect("remove the place");
+    std::os::unix::fs::symlink(&elsewhere, cache.join("places").join(&key)).expect("symlink");
+    let said = play(&runs[4]);
+    assert!(!marker.exists(), "the impostor ran: {said}");
+    assert!(
+        said.contains("a symbolic link, not a folder of the cache"),
+        "{said}"
+    );
+    let place = engine_place(&cache);
+    assert!(
+        !std::fs::symlink_metadata(&place)
+            .expect("place")
+            .file_type()
+            .is_symlink(),
+        "a folder of its own again"
+    );
+    assert!(
+        elsewhere.join("fault-engine").exists(),
+        "the folder elsewhere left alone"
+    );
+}
+
+#[test]
+fn a_file_name_that_leaves_the_cache_refuses_the_run_and_writes_nothing_outside() {
+    let dir = scratch("fleet-artifacts-names");
+    let config = build(dir.path(), 1);
+    let cluster = fleet();
+    let cache = dir.path().join("cache");
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").expect("a file outside the cache");
+    // A place is made in `cache/places/.KEY-PID`: three levels up is beside the cache.
+    let escape = dir.path().join("escaped");
+    for (n, name) in [
+        victim.display().to_string(),
+        "../../../escaped".to_owned(),
+        "nets/../../../../escaped".to_owned(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = submit(&cluster, &config, &[]);
+        // The database's owner (or whoever holds it) names the net so.
+        cluster.sql(&format!(
+            "UPDATE xq.run_files SET name = '{name}' WHERE run_id = {id} AND role = 'file' AND engine = 0"
+        ));
+        let out = finish(worker_in(
+            &cluster,
+            &format!("w{n}"),
+            dir.path(),
+            &cache,
+            &id,
+        ));
+        let said = text(&out);
+        assert_eq!(
+            std::fs::read_to_string(&victim).expect("victim"),
+            "keep me",
+            "{name}: the file outside the cache was written over: {said}"
+        );
+        assert!(!escape.exists(), "{name}: wrote {}", escape.display());
+        assert_eq!(out.status.code(), Some(2), "{name}: {said}");
+        assert!(
+            said.contains(&format!(
+                "`{name}`: a run's file is named by a relative path inside its engine's folder"
+            )),
+            "{name}: {said}"
+        );
+        assert_eq!(status(&cluster, &id)["games"], 0);
+    }
 }

@@ -1,14 +1,18 @@
 //! A worker's cache of the files runs carry (`--cache DIR`): each file once, named by
 //! its SHA-256 (`blobs/`), downloaded a few chunks at a time and checked before
-//! anything runs; each engine's program and files linked together into a folder of
-//! their own (`places/`), where the engine runs; and a size cap kept by evicting the
-//! files used least recently. The run's config is then pointed at those folders by
-//! overrides, so it is read and validated as anywhere else.
+//! anything runs (and hashed again each time a run starts: a blob changed in place is
+//! downloaded again); each engine's program and files linked together into a folder of
+//! their own (`places/`, checked each time too: `places.rs`), where the engine runs;
+//! and a size cap kept by evicting the files used least recently. The run's config is
+//! then pointed at those folders by overrides, so it is read and validated as anywhere
+//! else.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use super::places::{self, PlaceFile, MANIFEST};
+use crate::plain_file;
 use crate::store::artifact::{sha256_of, this_platform, Hasher};
 use crate::store::pg::artifacts::{FileRole, RunFile};
 use crate::store::pg::runs::RunRow;
@@ -87,6 +91,10 @@ impl Cache {
         if files.is_empty() {
             return Ok(ready);
         }
+        // The names are the database's: none may lead out of the cache.
+        for f in files {
+            places::check_name(&f.name).map_err(NotReady::Refused)?;
+        }
         let here = this_platform();
         for f in files.iter().filter(|f| f.role == FileRole::Program) {
             if let Some(platform) = f.identity.platform.as_ref().filter(|p| **p != here) {
@@ -96,10 +104,9 @@ impl Cache {
                 )));
             }
         }
-        let io =
-            |what: &str, e: std::io::Error| NotReady::Refused(format!("the cache: {what}: {e}"));
-        std::fs::create_dir_all(self.root.join("blobs"))
-            .map_err(|e| io(&self.root.display().to_string(), e))?;
+        for sub in ["blobs", "places"] {
+            own_folder(&self.root.join(sub))?;
+        }
         for f in files {
             if let Some(bytes) = self.fetch(db, f).await? {
                 ready.fetched.push((f.name.clone(), bytes));
@@ -161,15 +168,13 @@ impl Cache {
     /// writes its own part and renames it into place, so one copy stays.
     async fn fetch(&self, db: &Db, f: &RunFile) -> Result<Option<u64>, NotReady> {
         let blob = self.blob(&f.identity.sha256);
-        if let Ok(file) = std::fs::File::open(&blob) {
-            let whole = sha256_of(file)
+        // A plain file only: a link in a blob's place is downloaded over, not trusted.
+        if let Ok(file) = plain_file::read_only(&blob) {
+            let whole = sha256_of(&file)
                 .is_ok_and(|(sha, size)| sha == f.identity.sha256 && size == f.identity.size);
             if whole {
                 // Used now: the last to be evicted.
-                let _ = std::fs::File::options()
-                    .append(true)
-                    .open(&blob)
-                    .and_then(|file| file.set_modified(SystemTime::now()));
+                let _ = file.set_modified(SystemTime::now());
                 return Ok(None);
             }
         }
@@ -218,7 +223,8 @@ impl Cache {
     }
 
     /// The folder holding `files` under their names (hard links to the blobs), made
-    /// once for the same files and names.
+    /// once for the same files and names, and checked each time (see `places.rs`): one
+    /// that does not verify is made again.
     fn place(&self, files: &[&RunFile]) -> Result<PathBuf, NotReady> {
         let manifest: String = files
             .iter()
@@ -228,12 +234,28 @@ impl Cache {
             .map_err(|e| NotReady::Refused(format!("hashing a manifest: {e}")))?;
         let places = self.root.join("places");
         let folder = places.join(&key[..32]);
-        if folder.join(".manifest").is_file() {
-            return Ok(folder);
-        }
+        let wanted: Vec<PlaceFile> = files
+            .iter()
+            .map(|f| PlaceFile {
+                name: f.name.clone(),
+                sha256: f.identity.sha256.clone(),
+                blob: self.blob(&f.identity.sha256),
+            })
+            .collect();
         let io = |what: &Path, e: std::io::Error| {
             NotReady::Refused(format!("the cache: {}: {e}", what.display()))
         };
+        match places::verify(&folder, &wanted, &manifest) {
+            Ok(true) => return Ok(folder),
+            Ok(false) => {}
+            Err(why) => {
+                tracing::warn!(
+                    "the cache's {} does not verify ({why}): made again",
+                    folder.display()
+                );
+                places::remove(&folder).map_err(|e| io(&folder, e))?;
+            }
+        }
         let temp = places.join(format!(".{}-{}", &key[..32], std::process::id()));
         let _ = std::fs::remove_dir_all(&temp);
         std::fs::create_dir_all(&temp).map_err(|e| io(&temp, e))?;
@@ -247,10 +269,16 @@ impl Cache {
                 .or_else(|_| std::fs::copy(&blob, &target).map(|_| ()))
                 .map_err(|e| io(&target, e))?;
         }
-        std::fs::write(temp.join(".manifest"), &manifest).map_err(|e| io(&temp, e))?;
+        std::fs::write(temp.join(MANIFEST), &manifest).map_err(|e| io(&temp, e))?;
         if std::fs::rename(&temp, &folder).is_err() {
-            // Another worker made it meanwhile: theirs is the same.
+            // Another worker made it meanwhile: theirs is used if it verifies.
             let _ = std::fs::remove_dir_all(&temp);
+            if let Err(why) = places::verify(&folder, &wanted, &manifest) {
+                return Err(NotReady::Refused(format!(
+                    "the cache: {} does not verify ({why}) and cannot be made again",
+                    folder.display()
+                )));
+            }
         }
         Ok(folder)
     }
@@ -298,16 +326,30 @@ impl Cache {
         };
         for place in places.filter_map(Result::ok) {
             let manifest =
-                std::fs::read_to_string(place.path().join(".manifest")).unwrap_or_default();
+                plain_file::read_to_string(&place.path().join(MANIFEST)).unwrap_or_default();
             if manifest
                 .lines()
                 .filter_map(|l| l.split(' ').next())
                 .any(|sha| evicted.contains(sha))
             {
-                let _ = std::fs::remove_dir_all(place.path());
+                let _ = places::remove(&place.path());
             }
         }
     }
+}
+
+/// Makes `dir` a folder of the cache's own: a link in its place (to a folder elsewhere,
+/// whose files would run) is removed, never followed.
+fn own_folder(dir: &Path) -> Result<(), NotReady> {
+    let io = |e: std::io::Error| NotReady::Refused(format!("the cache: {}: {e}", dir.display()));
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        tracing::warn!(
+            "the cache's {} is not a folder of its own: made again",
+            dir.display()
+        );
+        places::remove(dir).map_err(io)?;
+    }
+    std::fs::create_dir_all(dir).map_err(io)
 }
 
 /// A path as a TOML string.

@@ -6,6 +6,7 @@
 //! | file | what |
 //! |---|---|
 //! | `prepare.rs` | a stored run made ready to play on this machine (config, openings, bench check) |
+//! | `cache.rs`, `places.rs` | a worker's cache of the files runs carry, each engine's folder checked every time a run starts |
 //! | `match_batches.rs` | a match run's batches back to back on the slot pool (`crate::play`): the next claimed before the last pair, submits while the slots play |
 //! | `worker.rs` | the worker loop: claim, play, renew, submit, retry, stop |
 //! | `submit.rs` | storing a run |
@@ -21,6 +22,7 @@
 pub(crate) mod cache;
 pub(crate) mod fit;
 mod match_batches;
+mod places;
 pub(crate) mod prepare;
 pub(crate) mod purge;
 pub(crate) mod report;
