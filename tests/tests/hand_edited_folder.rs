@@ -166,6 +166,48 @@ fn journal_lines_that_are_not_the_runs_games_refuse_the_resume_naming_the_line()
 }
 
 #[test]
+fn report_refuses_a_journal_that_resume_refuses_with_the_same_line() {
+    let folder = scratch("edited-report");
+    let out = finished_run(folder.path());
+    let lines = journal(&out);
+    let mut doubled = lines.clone();
+    doubled.push(lines[1].clone());
+    let mut stranger = lines.clone();
+    stranger[1]["red"] = Value::from("stranger");
+    for (name, edited) in [("doubled", doubled), ("stranger", stranger)] {
+        let copy = copy_of(&out, name);
+        write_journal(&copy, &edited);
+        let (code, stdout, resumed) = runner(&["resume", path(&copy), "--dry-run"]);
+        assert_eq!(code, 2, "{stdout}{resumed}");
+        // Before, `report` counted the lines as games and wrote a PASS without a word.
+        let (code, stdout, reported) = runner(&["report", path(&copy)]);
+        assert_eq!(code, 2, "{name}: {stdout}{reported}");
+        assert_eq!(reported.lines().count(), 1, "one line: {reported}");
+        assert!(
+            reported.contains(&format!(
+                "{}:{}: not a game of this run: ",
+                copy.join("games.jsonl").display(),
+                if name == "doubled" { 9 } else { 2 }
+            )),
+            "{reported}"
+        );
+        assert_eq!(
+            reported.lines().next(),
+            resumed
+                .lines()
+                .find(|l| l.contains("not a game of this run")),
+            "resume and report say the same"
+        );
+        assert!(!copy.join("report.html").exists(), "no report written");
+        assert!(!copy.join("summary.md").exists(), "no summary written");
+    }
+    // The folder as the run left it is reported on, without a word on stderr.
+    let (code, stdout, stderr) = runner(&["report", path(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
 fn a_shard_resumes_its_own_pairs_and_refuses_another_shards() {
     let folder = scratch("edited-shard");
     let config = common::fault_config(folder.path(), 6, &mainlines(), ["", ""], "");

@@ -97,6 +97,15 @@ pub fn run(args: &ReportArgs) -> u8 {
     if crate::scaling::is_scaling_folder(dir) {
         return scaling_report(dir);
     }
+    // A journal that a resume would refuse is not reported on either.
+    match crate::local_run::folder_check::journal_fits(dir) {
+        Ok(None) => {}
+        Ok(Some(unchecked)) => eprintln!("warning: {}", unchecked.0),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    }
     match write_report(dir) {
         Ok(files) => {
             crate::stdout::line(files.html.display());

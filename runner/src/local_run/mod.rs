@@ -6,11 +6,13 @@
 //! |---|---|
 //! | `own_files.rs` | the files a run owns, which `output.pgnout` may not name |
 //! | `ending.rs` | how a run ends: verdicts, the gate, fault limits |
+//! | `folder_check.rs` | a folder's journal checked as a resume checks it, for `report DIR` |
 //! | `preflight.rs` | every engine started once before a run: a bad command stops it, unknown options are warned of |
 //! | `tournament.rs` | the coordinator |
 
 pub(crate) mod ending;
 pub(crate) mod errors;
+pub(crate) mod folder_check;
 pub(crate) mod own_files;
 pub(crate) mod preflight;
 pub(crate) mod tournament;

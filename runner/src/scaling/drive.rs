@@ -231,6 +231,8 @@ pub fn rewrite(root: &Path) -> Result<Vec<std::path::PathBuf>, ScalingError> {
     for point in &plan.points {
         let dir = &point.loaded.plan.output.dir;
         if folder::started(dir) {
+            // A point's journal that its resume would refuse is not reported on.
+            crate::local_run::folder_check::journal_fits(dir)?;
             let files =
                 crate::output::report::write_report(dir).map_err(|e| ScalingError::Folder {
                     dir: dir.clone(),
