@@ -86,7 +86,7 @@ fn bad_inputs_are_refused_with_one_line_and_exit_2() {
         (
             String::new(),
             Some(param("colour", "5", "0", "10", "1")),
-            "tune.toml:24: tune.param.0: colour is not a spin option of the engine; its spin option: skill".to_owned(),
+            "tune.toml:24: tune.param.0: colour is not a spin option of the engine; its spin options: skill".to_owned(),
         ),
         (
             String::new(),

@@ -90,8 +90,9 @@ fn unknown_param(name: &str, spins: &[&Announced]) -> String {
     let guess = crate::spelling::closest(name, names.iter().copied())
         .map(|n| format!(" (did you mean {n}?)"))
         .unwrap_or_default();
+    // The count only where there are several to count.
     let its = match names.len() {
-        1 => "its spin option".to_owned(),
+        1 => "its spin options".to_owned(),
         n => format!("its {n} spin options"),
     };
     format!(
@@ -196,7 +197,7 @@ mod tests {
             .to_string();
         assert_eq!(
             e,
-            "t.toml:3: Ponder is not a spin option of the engine; its spin option: Hash"
+            "t.toml:3: Ponder is not a spin option of the engine; its spin options: Hash"
         );
         let mut outside = vec![param("Hash", 0.5, 0.0, 10.0)];
         assert!(fit(&mut outside, &options)
