@@ -1,9 +1,11 @@
 //! `xq-runner datagen <config.toml> [--concurrency N]`: self-play training data (see
-//! `docs/nnue.md`); `xq-runner resume DIR` continues one from its folder.
+//! `docs/nnue.md`); `xq-runner resume DIR` continues one from its folder, and
+//! `xq-runner datagen pack DIR --into DATA` packs its games into a data folder
+//! (`datagen_pack.rs`).
 
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use crate::config::Override;
 use crate::datagen::config::DatagenPlan;
@@ -13,9 +15,13 @@ use crate::store::folder::{RunFolder, Workload};
 
 /// Arguments of `datagen`.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct DatagenArgs {
+    #[command(subcommand)]
+    pub command: Option<DatagenCommand>,
     /// The datagen configuration (TOML) with a [datagen] table and one [[engine]].
-    pub config: PathBuf,
+    #[arg(required = true)]
+    pub config: Option<PathBuf>,
     /// Games played at once (tournament.concurrency).
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -53,8 +59,8 @@ fn print_plan(dg: &DatagenPlan) {
     let (plan, s) = (&dg.plan, &dg.settings);
     let engine = &plan.engines[0];
     crate::stdout::line(format_args!(
-        "datagen: {} positions; {} random plies; score limit {}; ply limit {}; seed {}; dedup {}; concurrency {}",
-        s.positions, s.random_plies, s.score_limit, s.ply_limit, s.seed, s.dedup, plan.concurrency
+        "datagen: {} positions; {} random plies; score limit {}; ply limit {}; seed {}; concurrency {}",
+        s.positions, s.random_plies, s.score_limit, s.ply_limit, s.seed, plan.concurrency
     ));
     crate::stdout::line(format_args!(
         "engine {}: {} ({}; {}) against itself",
@@ -92,11 +98,25 @@ fn dry_run(dg: &DatagenPlan) -> u8 {
     }
 }
 
+/// What `datagen` does besides generating.
+#[derive(Debug, Subcommand)]
+pub enum DatagenCommand {
+    /// Pack the games of a datagen folder that a data folder does not hold yet into a
+    /// compressed chunk, and list it in the data folder's manifest.tsv.
+    Pack(super::datagen_pack::PackArgs),
+}
+
 /// Runs `datagen`.
 #[must_use]
 pub fn run(args: &DatagenArgs) -> u8 {
-    let name = args.config.display().to_string();
-    let text = match std::fs::read_to_string(&args.config) {
+    let config = match (&args.command, &args.config) {
+        (Some(DatagenCommand::Pack(pack)), _) => return super::datagen_pack::run(pack),
+        (None, Some(config)) => config,
+        // clap requires one or the other.
+        (None, None) => return exit::USAGE,
+    };
+    let name = config.display().to_string();
+    let text = match std::fs::read_to_string(config) {
         Ok(text) => text,
         Err(e) => {
             eprintln!("error: {name}: cannot read: {e}");
@@ -122,6 +142,8 @@ pub fn run(args: &DatagenArgs) -> u8 {
         config: text,
         identity: plan.identity.clone(),
         positions: plan.settings.positions,
+        source: crate::datagen::folder::new_source(),
+        settings: crate::datagen::folder::RecordedSettings::of(&plan),
     };
     play(&plan, &meta, false)
 }

@@ -11,6 +11,7 @@ use crate::exit;
 pub(crate) mod bisect;
 pub(crate) mod cancel;
 pub(crate) mod datagen;
+mod datagen_pack;
 pub(crate) mod db;
 pub mod fastchess;
 mod fleet_run;
@@ -92,8 +93,9 @@ pub enum Command {
     /// Find the first build of a series that plays worse than the first, by SPRTs
     /// (`resume DIR` continues it).
     Bisect(bisect::BisectArgs),
-    /// Self-play training data: positions with the engine's score and the game's result
-    /// in positions.bin (a config with a [datagen] table; docs/nnue.md).
+    /// Self-play training data: games with each move's score and the result, in the
+    /// folder's ledger (a config with a [datagen] table; docs/nnue.md); `datagen pack`
+    /// adds them to a data folder as a compressed chunk.
     Datagen(datagen::DatagenArgs),
 }
 

@@ -14,20 +14,18 @@ use crate::game::{ResignRule, TimeControl};
 /// What `[datagen]` asks for, checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DatagenSettings {
-    /// Positions to write in all.
+    /// Positions to write in all: positions an engine searched, every one of a game
+    /// (the trainer's filters choose among them when it reads).
     pub positions: u64,
     /// Random legal plies after the book opening of every game.
     pub random_plies: u32,
-    /// Positions whose |score| is above this are not written (engine units); a game both
-    /// sides score beyond it is adjudicated (the runner's resign rule, unless the config
-    /// has its own `[adjudication]` resign rule).
+    /// A game both sides score beyond this (engine units) is adjudicated: the runner's
+    /// resign rule, unless the config has its own `[adjudication]` resign rule.
     pub score_limit: i32,
     /// Plies the engines play before a game is a draw by length (`max_plies`).
     pub ply_limit: u32,
     /// Seeds the random plies.
     pub seed: u64,
-    /// Write each position (pieces and side to move) at most once.
-    pub dedup: bool,
 }
 
 impl DatagenSettings {
@@ -36,8 +34,8 @@ impl DatagenSettings {
     #[must_use]
     pub fn identity(&self) -> String {
         format!(
-            "random_plies={} score_limit={} ply_limit={} seed={} dedup={}",
-            self.random_plies, self.score_limit, self.ply_limit, self.seed, self.dedup
+            "random_plies={} score_limit={} ply_limit={} seed={}",
+            self.random_plies, self.score_limit, self.ply_limit, self.seed
         )
     }
 }
@@ -63,6 +61,8 @@ struct RawDatagen {
     score_limit: Option<i32>,
     ply_limit: Option<u32>,
     seed: Option<u64>,
+    /// Gone: the writer keeps every position, the trainer drops repeats. Read only to
+    /// say so.
     dedup: Option<bool>,
 }
 
@@ -227,6 +227,14 @@ fn settings(
         }
         Some(p) => p,
     };
+    if raw.dedup.is_some() {
+        return Err(error(
+            name,
+            at("dedup"),
+            Some("datagen.dedup"),
+            "datagen keeps every position now, and `xq-nnue train --dedup` drops repeated ones: leave this key out",
+        ));
+    }
     let score_limit = raw.score_limit.unwrap_or(SCORE_LIMIT);
     if score_limit <= 0 || score_limit > i32::from(i16::MAX) {
         return Err(error(
@@ -251,7 +259,6 @@ fn settings(
         score_limit,
         ply_limit,
         seed: raw.seed.unwrap_or(0),
-        dedup: raw.dedup.unwrap_or(false),
     })
 }
 
@@ -285,6 +292,18 @@ mod tests {
         )
         .expect("valid");
         assert_ne!(dg.identity, other.identity);
+    }
+
+    #[test]
+    fn the_ready_config_is_a_datagen_at_fixed_nodes() {
+        // Its paths are the repository's, and the engine need not be built here.
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        let text = include_str!("../../../configs/datagen.toml")
+            .replace("\"target/release/xq-engine\"", "\"/bin/sh\"")
+            .replace("\"openings/", &format!("\"{root}/openings/"));
+        let dg = parse("configs/datagen.toml", &text, &[]).expect("the ready config");
+        assert_eq!(dg.plan.engines[0].time_control, TimeControl::Nodes(5000));
+        assert!(dg.settings.positions >= 1_000_000);
     }
 
     #[test]

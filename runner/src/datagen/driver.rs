@@ -1,6 +1,6 @@
 //! The datagen loop, a policy over the slot pool (`crate::play`): games handed out by
-//! index to the free slots, each finished game's positions appended to `positions.bin`
-//! and its line to the ledger the moment it arrives, until the target is written.
+//! index to the free slots, each finished game's record appended to the ledger the
+//! moment it arrives, until the games hold the positions asked for.
 //!
 //! Each queued order is one game: a pair of which only game 0 is to be played. Both
 //! games of a pair would start from the same position, and at fixed nodes one engine
@@ -16,16 +16,16 @@ use std::time::Instant;
 use tokio::sync::watch;
 
 use super::config::DatagenPlan;
-use super::data_file::DataFile;
+use super::engine_build::EngineBuild;
 use super::folder::{self, DatagenMeta};
-use super::ledger::{Ledger, LedgerLine};
-use super::positions::Keeper;
+use super::game_line::ledger_line;
+use super::ledger::Ledger;
 use crate::exit;
 use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
 use crate::play::random_plies::RandomPlies;
 use crate::play::{stop_on_signal, RunState};
-use crate::store::folder::{RunFolder, DATAGEN_LEDGER, POSITIONS_FILE};
+use crate::store::folder::{RunFolder, DATAGEN_LEDGER};
 use crate::store::layout::PairJob;
 use crate::tune::driver::FaultCounter;
 
@@ -60,7 +60,7 @@ impl Iterator for GameIndices {
 ///
 /// # Errors
 /// One line when it cannot start (nothing is played then): bad openings, a folder that
-/// is taken or holds another datagen, a ledger or data file that does not fit.
+/// is taken or holds another datagen, a ledger that cannot be read.
 pub async fn datagen(
     dg: &DatagenPlan,
     meta: &DatagenMeta,
@@ -76,21 +76,19 @@ pub async fn datagen(
         folder::create(&dir, meta)?
     };
     let mut ledger = Ledger::open(&dir.join(DATAGEN_LEDGER)).map_err(|e| e.to_string())?;
-    let (mut data, seen) =
-        DataFile::open(&dir.join(POSITIONS_FILE), ledger.records, dg.settings.dedup)
-            .map_err(|e| e.to_string())?;
-    let mut keeper = Keeper {
-        score_limit: dg.settings.score_limit,
-        seen,
-    };
     let target = dg.settings.positions;
     if resume {
         crate::stdout::line(format_args!(
             "Resuming {}: {} of {target} positions from {} games",
             dir.display(),
-            ledger.records,
+            ledger.positions,
             ledger.done.len()
         ));
+    }
+    // Every line written in this session names the build that played it.
+    let (build, notes) = EngineBuild::of(&plan.engines[0].spec).await;
+    for note in notes {
+        crate::stdout::line(format_args!("{note}"));
     }
     let mut games = GameIndices {
         next: 0,
@@ -113,7 +111,7 @@ pub async fn datagen(
             seed: dg.settings.seed,
         }),
     });
-    let slots = if ledger.records >= target {
+    let slots = if ledger.positions >= target {
         0
     } else {
         plan.concurrency
@@ -123,12 +121,12 @@ pub async fn datagen(
     let mut stop: Option<String> = None;
     let mut faults = FaultCounter::default();
     let began = Instant::now();
-    let written_before = ledger.records;
-    let mut next_report = report_step(target, ledger.records);
+    let written_before = ledger.positions;
+    let mut next_report = report_step(target, ledger.positions);
     loop {
         while stop.is_none()
             && *state_rx.borrow() == RunState::Running
-            && ledger.records < target
+            && ledger.positions < target
             && in_flight < slots
         {
             let Some(game) = games.next() else { break };
@@ -159,53 +157,30 @@ pub async fn datagen(
             }
             Some(Report::Game(_, entry)) => entry,
         };
-        if stop.is_some() || ledger.records >= target {
+        if stop.is_some() || ledger.positions >= target {
             // Played past the end (a slot finished as the target was reached): not kept,
-            // so the ledger holds only what the target asked for.
+            // so that a datagen that reached its target has no game beyond it.
             continue;
         }
-        let mut records = match keeper.records(&entry) {
-            Ok(records) => records,
-            Err(e) => {
-                stop.get_or_insert(e.to_string());
-                let _ = state_tx.send(RunState::Stopping);
-                continue;
-            }
-        };
-        let room = usize::try_from(target - ledger.records).unwrap_or(usize::MAX);
-        records.truncate(room);
-        // The records first, then the line that counts them: a kill in between leaves
-        // records no line counts, which a resume cuts off.
-        let line = LedgerLine {
-            game: entry.pair,
-            records: records.len() as u64,
-            result: entry.result.as_pgn().to_owned(),
-            reason: entry.reason.code().to_owned(),
-            start_fen: entry.start_fen.clone(),
-            opening_moves: entry.opening_moves.clone(),
-            moves: entry.moves.clone(),
-        };
-        if let Err(e) = data
-            .append(&records)
-            .map_err(|e| e.to_string())
-            .and_then(|()| ledger.append(&line).map_err(|e| e.to_string()))
-        {
+        // One synced line: a kill before it is whole loses this game alone.
+        if let Err(e) = ledger.append(&ledger_line(&entry, &build)) {
+            let e = e.to_string();
             crate::stdout::line(format_args!("error: {e}; stopping"));
             stop.get_or_insert(e);
             let _ = state_tx.send(RunState::Stopping);
             continue;
         }
-        if ledger.records >= target {
+        if ledger.positions >= target {
             // Done: the games in progress are not needed.
             let _ = state_tx.send(RunState::Stopping);
         }
-        if ledger.records >= next_report || ledger.records >= target {
-            next_report = report_step(target, ledger.records);
+        if ledger.positions >= next_report || ledger.positions >= target {
+            next_report = report_step(target, ledger.positions);
             progress(
-                ledger.records,
+                ledger.positions,
                 target,
                 ledger.done.len(),
-                ledger.records - written_before,
+                ledger.positions - written_before,
                 began,
             );
         }
@@ -220,7 +195,7 @@ pub async fn datagen(
     close_all(pool.close().await).await;
     signals.abort();
     drop(run_folder);
-    let finished = ledger.records >= target;
+    let finished = ledger.positions >= target;
     let status = if finished {
         "finished".to_owned()
     } else if interrupted.load(Ordering::SeqCst) {
@@ -230,9 +205,9 @@ pub async fn datagen(
     };
     crate::stdout::line(format_args!(
         "Datagen {status}: {} of {target} positions from {} games in {}",
-        ledger.records,
+        ledger.positions,
         ledger.done.len(),
-        dir.join(POSITIONS_FILE).display()
+        dir.join(DATAGEN_LEDGER).display()
     ));
     Ok(DatagenOutcome {
         exit_code: if finished { exit::OK } else { exit::ABORTED },

@@ -1,8 +1,9 @@
-//! The datagen's ledger, `datagen.jsonl`: one line per finished game, appended (and
-//! synced) after the game's records are in `positions.bin` (and synced). A game is done
-//! when its line is whole; `positions.bin` holds exactly the records the whole lines
-//! count, plus at most the records of one game whose line a kill cut off, which a
-//! resume truncates away (that game is played again).
+//! The datagen's ledger, `datagen.jsonl`: one line per finished game, appended and
+//! synced the moment the game ends. The line is the game's record: its start, every
+//! move, each engine move's score, the result, and the engine build that played it.
+//! A game is done when its line is whole; a line a kill cut off is dropped by the next
+//! resume (that game is played again). `datagen pack` turns whole lines into a chunk
+//! (`xq_core::training`), reading the ledger without writing it.
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -18,15 +19,24 @@ use crate::store::jsonl::{scan, ScanError};
 pub struct LedgerLine {
     /// The game's index: its opening and random plies follow from it.
     pub game: u64,
-    /// Records of this game in `positions.bin`, right after those of the lines before.
-    pub records: u64,
+    /// Positions an engine searched (moves with a score); 0 for a game ended by an
+    /// engine fault, whose result says nothing about its positions.
+    pub positions: u64,
     /// `1-0`, `0-1` or `1/2-1/2`, from Red's side, and the reason code.
     pub result: String,
     pub reason: String,
     pub start_fen: String,
-    /// The opening's and the random plies' moves, then the engines' (UCCI coordinates).
+    /// The opening's and the random plies' moves (UCCI coordinates).
     pub opening_moves: String,
+    /// The engines' moves.
     pub moves: String,
+    /// Each engine move's score as its engine reported it, from the side to move's view
+    /// (`35`, `-120`, `M3`, `-M2`, or null), as the journal writes them.
+    pub scores: Vec<Option<String>>,
+    /// The engine's `bench` signature and the git commit of its checkout, taken when
+    /// the datagen started or resumed; `None` when the engine or git could not say.
+    pub bench: Option<u64>,
+    pub commit: Option<String>,
 }
 
 /// Why the ledger cannot be used.
@@ -55,8 +65,8 @@ pub struct Ledger {
     file: File,
     /// Games done.
     pub done: HashSet<u64>,
-    /// Records the done games wrote.
-    pub records: u64,
+    /// Positions the done games searched.
+    pub positions: u64,
 }
 
 impl Ledger {
@@ -70,22 +80,15 @@ impl Ledger {
             source,
         };
         let mut done = HashSet::new();
-        let mut records = 0;
+        let mut positions = 0;
         let mut twice = None;
         let good = scan(path, |_, line: LedgerLine| {
-            records += line.records;
+            positions += line.positions;
             if !done.insert(line.game) {
                 twice = Some(line.game);
             }
         })
-        .map_err(|e| match e {
-            ScanError::Io(source) => io(source),
-            ScanError::Corrupt { line, why } => LedgerError::Corrupt {
-                path: path.to_path_buf(),
-                line,
-                why,
-            },
-        })?;
+        .map_err(|e| from_scan(path, e))?;
         if let Some(game) = twice {
             return Err(LedgerError::Twice {
                 path: path.to_path_buf(),
@@ -103,7 +106,7 @@ impl Ledger {
             path: path.to_path_buf(),
             file,
             done,
-            records,
+            positions,
         })
     }
 
@@ -122,7 +125,32 @@ impl Ledger {
         self.file.write_all(text.as_bytes()).map_err(io)?;
         self.file.sync_data().map_err(io)?;
         self.done.insert(line.game);
-        self.records += line.records;
+        self.positions += line.positions;
         Ok(())
+    }
+}
+
+/// The whole lines of the ledger at `path`, read without writing it: a datagen may be
+/// appending to it (a torn last line is left out, as a resume would drop it).
+///
+/// # Errors
+/// [`LedgerError`] when it cannot be read or a line before the last is not one.
+pub fn read_lines(path: &Path) -> Result<Vec<LedgerLine>, LedgerError> {
+    let mut lines = Vec::new();
+    scan(path, |_, line: LedgerLine| lines.push(line)).map_err(|e| from_scan(path, e))?;
+    Ok(lines)
+}
+
+fn from_scan(path: &Path, e: ScanError) -> LedgerError {
+    match e {
+        ScanError::Io(source) => LedgerError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        ScanError::Corrupt { line, why } => LedgerError::Corrupt {
+            path: path.to_path_buf(),
+            line,
+            why,
+        },
     }
 }

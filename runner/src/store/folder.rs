@@ -22,11 +22,8 @@ pub(crate) const TUNE_JOURNAL: &str = "tune.jsonl";
 /// A datagen's record: the config it plays (`datagen::folder::DatagenMeta`).
 pub(crate) const DATAGEN_RUN: &str = "datagen-run.json";
 
-/// A datagen's ledger: one line per finished game.
+/// A datagen's ledger: one line per finished game, its record.
 pub(crate) const DATAGEN_LEDGER: &str = "datagen.jsonl";
-
-/// A datagen's positions, in the training data format.
-pub(crate) const POSITIONS_FILE: &str = "positions.bin";
 
 /// How a workload uses its folder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +41,7 @@ pub(crate) enum Workload {
     Run,
     /// A tune (or a stored tune's report): `tune-run.json` and `tune.jsonl`.
     Tune,
-    /// A datagen: `datagen-run.json`, `datagen.jsonl` and `positions.bin`.
+    /// A datagen: `datagen-run.json` and `datagen.jsonl`.
     Datagen,
 }
 

@@ -17,6 +17,8 @@ pub enum DatasetError {
         #[source]
         source: DataError,
     },
+    #[error("{0}")]
+    Dir(String),
     #[error("no positions in the data files")]
     Empty,
 }
@@ -82,6 +84,23 @@ impl Dataset {
             records: records.iter().map(Record::to_bytes).collect(),
             trailing: Vec::new(),
         }
+    }
+
+    /// Adds another's positions after these.
+    pub fn append(&mut self, mut other: Dataset) {
+        self.records.append(&mut other.records);
+        self.trailing.append(&mut other.trailing);
+    }
+
+    /// Keeps the first of each position (pieces and side to move); returns how many
+    /// repeats it dropped.
+    pub fn dedup(&mut self) -> u64 {
+        let keep = crate::sources::first_of_each(
+            self.records.iter().map(|r| crate::sources::position_key(r)),
+        );
+        let dropped = (self.records.len() - keep.len()) as u64;
+        self.records = keep.into_iter().map(|i| self.records[i]).collect();
+        dropped
     }
 
     /// Positions held.

@@ -1,6 +1,8 @@
-//! `xq-nnue`: trains xq-engine's evaluation level 7 from training data files
+//! `xq-nnue`: trains xq-engine's evaluation level 7 from self-play game records
 //! (`xq_core::training`) and writes the quantised network file the engine loads.
 //!
+//! - [`sources`]: data folders, chunks and older position files read, games replayed
+//!   and the reader's filters applied;
 //! - [`dataset`]: the positions in memory, their features and training targets;
 //! - [`model`]: the float network `(1260 -> N) x 2 -> 1` with CReLU, its forward and
 //!   backward passes, and its quantisation;
@@ -11,4 +13,5 @@
 pub mod dataset;
 pub mod model;
 pub mod quantised;
+pub mod sources;
 pub mod train;

@@ -1,18 +1,36 @@
-//! `xq-nnue`: trains evaluation level 7's network from training data files.
+//! `xq-nnue`: trains evaluation level 7's network from self-play game records.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use xq_nnue::dataset::Dataset;
 use xq_nnue::model::Model;
+use xq_nnue::sources::{read_sources, ReadOptions, ReadReport, Source};
 use xq_nnue::train::{train, TrainConfig};
 
-const USAGE: &str = "usage: xq-nnue train --data <file> [--data <file>...] --out <net>
+/// The data folder read when no `--data` or `--data-dir` is given (the repository's).
+const DEFAULT_DATA_DIR: &str = "engine/data/selfplay";
+
+const USAGE: &str = "usage: xq-nnue train --out <net> [--data-dir <dir>...] [--data <file>...]
+           (default: --data-dir engine/data/selfplay; files: chunks or XQNNDATA files)
+           [--score-limit N] [--dedup]  (the reader's filters; docs/nnue.md)
            [--hidden N] [--epochs E] [--batch B] [--lr X] [--lr-decay X]
            [--lambda X] [--scale S] [--valid X] [--seed S] [--threads T]
            [--mirror]  (also train on each position mirrored left to right)
        xq-nnue random --out <net> [--hidden N] [--seed S] [--scale S]
                    (an untrained network, for speed measurements)";
+
+/// Why a command failed: its command line (the usage follows the line), or what it
+/// read or wrote (the line alone).
+enum Failure {
+    Usage(String),
+    Data(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Usage(message)
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,13 +41,17 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             Ok(())
         }
-        Some(other) => Err(format!("unknown command `{other}`")),
-        None => Err("a command is needed".to_owned()),
+        Some(other) => Err(Failure::Usage(format!("unknown command `{other}`"))),
+        None => Err(Failure::Usage("a command is needed".to_owned())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(Failure::Usage(message)) => {
             eprintln!("error: {message}\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Data(message)) => {
+            eprintln!("error: {message}");
             ExitCode::from(2)
         }
     }
@@ -37,7 +59,8 @@ fn main() -> ExitCode {
 
 /// The options of a command line: `--name value` pairs.
 struct Options {
-    data: Vec<PathBuf>,
+    sources: Vec<Source>,
+    read: ReadOptions,
     out: Option<PathBuf>,
     config: TrainConfig,
 }
@@ -49,7 +72,8 @@ fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
-        data: Vec::new(),
+        sources: Vec::new(),
+        read: ReadOptions::default(),
         out: None,
         config: TrainConfig::default(),
     };
@@ -60,9 +84,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
             c.mirror = true;
             continue;
         }
+        if name == "--dedup" {
+            options.read.dedup = true;
+            continue;
+        }
         let value = rest.next().ok_or_else(|| format!("{name} needs a value"))?;
         match name.as_str() {
-            "--data" => options.data.push(PathBuf::from(value)),
+            "--data" => options.sources.push(Source::File(PathBuf::from(value))),
+            "--data-dir" => options.sources.push(Source::Dir(PathBuf::from(value))),
+            "--score-limit" => options.read.filters.score_limit = number(name, value)?,
             "--out" => options.out = Some(PathBuf::from(value)),
             "--hidden" => c.hidden = number(name, value)?,
             "--epochs" => c.epochs = number(name, value)?,
@@ -83,6 +113,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--hidden {} must be a multiple of 16 up to 2048",
             c.hidden
         ));
+    }
+    if options.read.filters.score_limit <= 0 {
+        return Err("--score-limit must be at least 1".to_owned());
     }
     if c.batch == 0 || c.threads == 0 {
         return Err("--batch and --threads must be at least 1".to_owned());
@@ -112,16 +145,19 @@ fn write_net(model: &Model, scale: f32, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn run_train(args: &[String]) -> Result<(), String> {
-    let options = parse(args)?;
-    let out = options.out.ok_or("--out is needed")?;
-    if options.data.is_empty() {
-        return Err("--data is needed".to_owned());
+fn run_train(args: &[String]) -> Result<(), Failure> {
+    let mut options = parse(args)?;
+    let out = options.out.ok_or("--out is needed".to_owned())?;
+    if options.sources.is_empty() {
+        options
+            .sources
+            .push(Source::Dir(PathBuf::from(DEFAULT_DATA_DIR)));
     }
-    let data = Dataset::load(&options.data).map_err(|e| e.to_string())?;
-    for (path, bytes) in &data.trailing {
-        eprintln!("note: {path} ends in a record cut short ({bytes} bytes left unread)");
-    }
+    let (data, report) = read_sources(&options.sources, &options.read, &mut |note| {
+        eprintln!("note: {note}")
+    })
+    .map_err(|e| Failure::Data(e.to_string()))?;
+    print_report(&report, &options.read);
     let cfg = options.config;
     println!(
         "{} positions, hidden {}, {} epochs of batches of {}, lambda {}, scale {}, seed {}",
@@ -147,12 +183,39 @@ fn run_train(args: &[String]) -> Result<(), String> {
             );
         }
     });
-    write_net(&model, cfg.scale, &out)
+    write_net(&model, cfg.scale, &out).map_err(Failure::Data)
 }
 
-fn run_random(args: &[String]) -> Result<(), String> {
+/// What was read: the filters' counts (the notes were printed as they came).
+fn print_report(report: &ReadReport, read: &ReadOptions) {
+    let c = &report.counts;
+    if report.chunks > 0 {
+        println!(
+            "{} chunks, {} games, {} positions: kept {}; left out: {} unscored (opening, random plies), {} in check, {} mate scores, {} beyond {} units, {} captures, {} of games ended by a fault",
+            report.chunks,
+            report.games,
+            c.positions,
+            c.kept,
+            c.unscored,
+            c.in_check,
+            c.mate,
+            c.beyond_limit,
+            read.filters.score_limit,
+            c.capture,
+            c.fault_games
+        );
+    }
+    if report.position_files > 0 {
+        println!("{} positions from XQNNDATA files", report.position_files);
+    }
+    if read.dedup {
+        println!("{} repeated positions left out (--dedup)", report.repeats);
+    }
+}
+
+fn run_random(args: &[String]) -> Result<(), Failure> {
     let options = parse(args)?;
-    let out = options.out.ok_or("--out is needed")?;
+    let out = options.out.ok_or("--out is needed".to_owned())?;
     let cfg = options.config;
-    write_net(&Model::new(cfg.hidden, cfg.seed), cfg.scale, &out)
+    write_net(&Model::new(cfg.hidden, cfg.seed), cfg.scale, &out).map_err(Failure::Data)
 }
