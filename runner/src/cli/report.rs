@@ -97,11 +97,13 @@ pub fn run(args: &ReportArgs) -> u8 {
     if crate::scaling::is_scaling_folder(dir) {
         return scaling_report(dir);
     }
-    // A journal that a resume would refuse is not reported on either.
-    match crate::local_run::folder_check::journal_fits(dir) {
-        Ok(None) => {}
-        Ok(Some(unchecked)) => eprintln!("warning: {}", unchecked.0),
-        Err(e) => {
+    // A journal that a resume would refuse is not reported on either (a folder without
+    // a run is write_report's to name).
+    let has_run = dir.join(crate::store::meta::RUN_FILE).exists();
+    match has_run.then(|| crate::local_run::folder_check::journal_fits(dir)) {
+        None | Some(Ok(None)) => {}
+        Some(Ok(Some(unchecked))) => eprintln!("warning: {}", unchecked.0),
+        Some(Err(e)) => {
             eprintln!("error: {e}");
             return exit::USAGE;
         }

@@ -208,7 +208,7 @@ fn dry_run_checks(loaded: &crate::config::Loaded, start: Start) -> Result<(), St
         crate::local_run::tournament::check_folder(loaded, start).map_err(|e| e.to_string())?;
     if resumed.is_some() {
         let schedule = openings.as_ref().map(|(_, schedule)| schedule);
-        crate::local_run::tournament::played_so_far(plan, start.shard, schedule)
+        crate::local_run::tournament::played_so_far(plan, start.shard, schedule.into())
             .map_err(|e| e.to_string())?;
     }
     for (i, e) in plan.engines.iter().enumerate() {

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use super::tournament::{load_openings, openings_input, played_so_far, RunError};
 use crate::config::{parse_stored, Loaded};
+use crate::store::belongs::Openings;
 use crate::store::meta::RunMeta;
 
 /// Why the journal could not be checked, though the report may still be written.
@@ -39,7 +40,12 @@ pub fn journal_fits(dir: &Path) -> Result<Option<Unchecked>, RunError> {
         .then(|| load_openings(&loaded.plan).ok().flatten())
         .flatten()
         .map(|(_, schedule)| schedule);
-    played_so_far(&loaded.plan, meta.shard, schedule.as_ref())?;
+    let openings = match (&schedule, openings_input(&loaded)) {
+        (Some(schedule), _) => Openings::Schedule(schedule),
+        (None, Ok(None)) => Openings::StartPosition,
+        (None, _) => Openings::Unknown,
+    };
+    played_so_far(&loaded.plan, meta.shard, openings)?;
     Ok(None)
 }
 

@@ -31,7 +31,7 @@ use crate::play::engines::RunContext;
 use crate::play::pool::{close_all, Order, PairEnd, Pool, Report};
 use crate::play::{stop_on_signal, RunState};
 use crate::stats::{Estimate, StatsReport};
-use crate::store::belongs::RunGames;
+use crate::store::belongs::{Openings, RunGames};
 use crate::store::ending::Ending;
 use crate::store::folder::{FolderError, FolderUse, RunFolder, Workload};
 use crate::store::journal::{Journal, JournalError, JOURNAL_FILE};
@@ -206,7 +206,7 @@ fn identical_games_warning(plan: &Plan) -> Option<&'static str> {
 pub fn played_so_far(
     plan: &Plan,
     shard: Option<Shard>,
-    openings: Option<&OpeningSequence>,
+    openings: Openings<'_>,
 ) -> Result<(Tracker, u64), RunError> {
     let path = plan.output.dir.join(JOURNAL_FILE);
     let names: Vec<String> = plan.engines.iter().map(|e| e.spec.name.clone()).collect();
@@ -264,7 +264,7 @@ pub async fn run(loaded: &Loaded, start: Start) -> Result<u8, RunError> {
         .map(|_| RunFolder::open(&dir))
         .transpose()?;
     let schedule = openings.as_ref().map(|(_, schedule)| schedule);
-    let (tracker, good_len) = played_so_far(plan, start.shard, schedule)?;
+    let (tracker, good_len) = played_so_far(plan, start.shard, schedule.into())?;
     let unknown_options = preflight(plan).await?;
     for (engine, options) in &unknown_options {
         eprintln!("warning: {}", unknown_options_line(engine, options));

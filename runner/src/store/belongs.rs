@@ -68,8 +68,25 @@ pub struct RunGames<'a> {
     /// Engine names, in config order.
     pub names: &'a [String],
     pub shard: Option<Shard>,
-    /// Which opening each round plays; `None` for a run without an opening file.
-    pub openings: Option<&'a OpeningSequence>,
+    pub openings: Openings<'a>,
+}
+
+/// Which opening each round plays, as far as the check knows it.
+#[derive(Clone, Copy, Debug)]
+pub enum Openings<'a> {
+    /// A run without an opening file: every game starts from the start position.
+    StartPosition,
+    /// The run's schedule of openings.
+    Schedule(&'a OpeningSequence),
+    /// The run's opening file is not here as the run played it (a report of a copied
+    /// folder): the openings are not checked.
+    Unknown,
+}
+
+impl<'a> From<Option<&'a OpeningSequence>> for Openings<'a> {
+    fn from(schedule: Option<&'a OpeningSequence>) -> Self {
+        schedule.map_or(Self::StartPosition, Self::Schedule)
+    }
 }
 
 impl RunGames<'_> {
@@ -113,8 +130,12 @@ impl RunGames<'_> {
                 });
             }
         }
-        let want = self.openings.map(|s| s.index(job.round));
-        if entry.opening != want {
+        let want = match self.openings {
+            Openings::StartPosition => Some(None),
+            Openings::Schedule(schedule) => Some(Some(schedule.index(job.round))),
+            Openings::Unknown => None,
+        };
+        if let Some(want) = want.filter(|want| entry.opening != *want) {
             return Err(Foreign::Opening {
                 pair,
                 game,
@@ -152,7 +173,7 @@ mod tests {
             jobs: &jobs,
             names: &names,
             shard: None,
-            openings: None,
+            openings: Openings::StartPosition,
         };
         let none = FinishedGames::default();
         assert_eq!(run.check(&line(9, 1), &none).map(|j| j.pair), Ok(9));
@@ -218,7 +239,7 @@ mod tests {
             jobs: &jobs,
             names: &names,
             shard: Some(Shard { index: 2, count: 3 }),
-            openings: Some(&schedule),
+            openings: Openings::Schedule(&schedule),
         };
         let none = FinishedGames::default();
         // Pair 4 is round 4: opening (1 + 4) mod 4 = 1; it is in shard 2/3 (4 mod 3 = 1).
