@@ -518,3 +518,23 @@ fn bad_configs_are_refused_with_one_line() {
     );
     assert!(!dir.join("out").exists());
 }
+
+#[test]
+fn a_ledger_planted_as_a_link_is_never_written_through() {
+    let folder = scratch("datagen-planted");
+    let dir = folder.path();
+    let cfg = config(dir, "positions = 200\nseed = 5", "");
+    let (code, stdout, stderr) = runner(&["datagen", path(&cfg)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // The ledger moved out and a link to it planted in its place: a resume neither reads
+    // nor appends through it.
+    let out = dir.join("out");
+    let moved = dir.join("elsewhere.jsonl");
+    std::fs::rename(out.join("datagen.jsonl"), &moved).expect("move the ledger out");
+    let before = std::fs::read(&moved).expect("ledger");
+    std::os::unix::fs::symlink(&moved, out.join("datagen.jsonl")).expect("plant a link");
+    let (code, stdout, stderr) = runner(&["resume", path(&out)]);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(stderr.contains("a symbolic link, not followed"), "{stderr}");
+    assert_eq!(std::fs::read(&moved).expect("ledger"), before);
+}

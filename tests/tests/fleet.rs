@@ -348,10 +348,19 @@ fn submits_of_one_run_at_once_neither_deadlock_nor_lose_a_game() {
     use xq_runner::store::pg::{connect::parse, connect::Source, Db};
 
     let dir = scratch("fleet-concurrent");
-    let config = fault_config(dir.path(), 4, "", "");
+    // One opening: every pair starts alike, so the four pairs played here stand for any
+    // pair of the run (the server checks that each game starts from its pair's opening).
+    let book = std::fs::read_to_string(mainlines()).expect("the shipped openings");
+    let first = book
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .expect("an opening");
+    let one = dir.path().join("one.epd");
+    std::fs::write(&one, format!("{first}\n")).expect("write");
+    let config = common::fault_config(dir.path(), 4, &one, ["", ""], "");
     let mut played = played_entries(&config, &dir.path().join("local"));
     played.sort_by_key(|e| (e.pair, e.game));
-    let big = fault_config(dir.path(), 400, "", "");
+    let big = common::fault_config(dir.path(), 400, &one, ["", ""], "");
     let cluster = fleet();
     let id: i64 = submit(&cluster, &big, &["--batch-pairs", "1"])
         .parse()

@@ -101,6 +101,19 @@ fn report_of_a_stored_run_refuses_a_folder_that_holds_another_run() {
     let (code, out, err) = report(&cluster, &id, &first);
     assert_eq!(code, 0, "the same run's folder is rewritten: {out}{err}");
     assert_eq!(journal(&first).len(), 12);
+    // Its journal replaced by a link to a file elsewhere: not written through.
+    let precious = dir.path().join("precious.txt");
+    std::fs::write(&precious, "keep me\n").expect("write");
+    std::fs::remove_file(first.join("games.jsonl")).expect("unlink the journal");
+    std::os::unix::fs::symlink(&precious, first.join("games.jsonl")).expect("plant a link");
+    let (code, out, err) = report(&cluster, &id, &first);
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(err.contains("a symbolic link, not followed"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&precious).expect("target"),
+        "keep me\n"
+    );
+    std::fs::remove_file(first.join("games.jsonl")).expect("unplant");
     let other = submit(&cluster, &config, &[]);
     let (code, out, err) = report(&cluster, &other, &first);
     assert_eq!(code, 2, "{out}{err}");

@@ -265,8 +265,12 @@ fn a_weaker_worker_is_flagged_purged_and_its_pairs_replayed() {
         "--worker",
         "nobody",
     ]);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("nothing purged: nobody has no games"), "{out}");
+    // A name that never worked on the run is a typing error: bad input (issue 60).
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("no worker named nobody ever worked on run"),
+        "{err}"
+    );
 
     // 4. `purge --auto` takes the weak worker's games out and opens the run again.
     let (code, out, err) = runner(&["purge", "--db", &cluster.url("xq_owner"), &id, "--auto"]);

@@ -8,6 +8,8 @@
 //! games agree. The server's SPRT, fault limits and gate give a local run's answers.
 
 mod common;
+#[path = "common/trust.rs"]
+mod trust;
 
 use std::path::Path;
 
@@ -15,6 +17,7 @@ use common::fleet::{finish, fleet, status, submit, text, worker};
 use common::pg::Cluster;
 use common::{journal, mainlines, path, runner, scratch};
 use serde_json::{json, Value};
+use trust::Starts;
 
 /// A match of two instant fault engines at depth 1, `pairs` pairs, with `extra` TOML.
 fn config(dir: &Path, pairs: u32, args_a: &str, extra: &str) -> std::path::PathBuf {
@@ -22,15 +25,22 @@ fn config(dir: &Path, pairs: u32, args_a: &str, extra: &str) -> std::path::PathB
 }
 
 /// A well-formed journal line: game `game` of pair `pair` between `a` (Red in game 0)
-/// and `b`, no moves, ended by `reason` with `result`.
-fn entry(pair: u64, game: u8, result: &str, reason: &str, faulted: Option<&str>) -> Value {
+/// and `b`, from the pair's opening, no moves, ended by `reason` with `result`.
+fn entry(
+    starts: &Starts,
+    pair: u64,
+    game: u8,
+    result: &str,
+    reason: &str,
+    faulted: Option<&str>,
+) -> Value {
     let (red, black) = if game == 0 { ("a", "b") } else { ("b", "a") };
+    let (opening, fen, moves) = starts.of_pair(pair);
     let mut e = json!({
-        "pair": pair, "game": game, "opening": null, "red": red, "black": black,
+        "pair": pair, "game": game, "opening": opening, "red": red, "black": black,
         "result": result, "reason": reason, "plies": 0,
-        "start_fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
-        "opening_moves": "", "moves": "", "times_ms": [], "scores": [], "depths": [],
-        "duration_ms": 1
+        "start_fen": fen, "opening_moves": moves, "moves": "", "times_ms": [], "scores": [],
+        "depths": [], "duration_ms": 1
     });
     if let Some(f) = faulted {
         e["faulted"] = json!(f);
@@ -71,9 +81,9 @@ fn claim(cluster: &Cluster, id: &str, name: &str, pairs: u32, lease: &str) -> He
 }
 
 /// The batch's games, both of each pair, as a draw by repetition unless `edit` says.
-fn batch_games(held: &Held, mut edit: impl FnMut(&mut Vec<Value>)) -> Vec<String> {
+fn batch_games(starts: &Starts, held: &Held, mut edit: impl FnMut(&mut Vec<Value>)) -> Vec<String> {
     let mut games: Vec<Value> = (held.first..held.first + held.pairs)
-        .flat_map(|p| [0, 1].map(|g| entry(p, g, "1/2-1/2", "repetition", None)))
+        .flat_map(|p| [0, 1].map(|g| entry(starts, p, g, "1/2-1/2", "repetition", None)))
         .collect();
     edit(&mut games);
     games.iter().map(Value::to_string).collect()
@@ -110,6 +120,7 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
     let cfg = config(dir.path(), 12, "", "");
     let cluster = fleet();
     let id = submit(&cluster, &cfg, &["--batch-pairs", "2"]);
+    let starts = Starts::played(&cfg, dir.path());
 
     // 1. Claim tokens: nobody but the owner reads them; the rest of a batch is visible.
     let mallory = claim(&cluster, &id, "mallory", 2, "60");
@@ -146,7 +157,7 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
         ("0 games sent, the batch holds 4", Vec::new()),
         (
             "game 2: not a JSON object",
-            batch_games(&mallory, |_| {})
+            batch_games(&starts, &mallory, |_| {})
                 .into_iter()
                 .enumerate()
                 .map(|(i, g)| if i == 1 { "{not json".to_owned() } else { g })
@@ -154,47 +165,47 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
         ),
         (
             "pair 10 game 0 is not one of pairs 0..1",
-            batch_games(&mallory, |g| g[0]["pair"] = json!(10)),
+            batch_games(&starts, &mallory, |g| g[0]["pair"] = json!(10)),
         ),
         (
             "pair 18446744073709551615 game 0 is not one of pairs 0..1",
-            batch_games(&mallory, |g| g[0]["pair"] = json!(u64::MAX)),
+            batch_games(&starts, &mallory, |g| g[0]["pair"] = json!(u64::MAX)),
         ),
         (
             "Red \"b\" and Black \"a\", the schedule says a and b",
-            batch_games(&mallory, |g| {
+            batch_games(&starts, &mallory, |g| {
                 g[0]["red"] = json!("b");
                 g[0]["black"] = json!("a");
             }),
         ),
         (
             "1/2-1/2 by checkmate (faulted none) do not agree",
-            batch_games(&mallory, |g| g[1]["reason"] = json!("checkmate")),
+            batch_games(&starts, &mallory, |g| g[1]["reason"] = json!("checkmate")),
         ),
         (
             "0-1 by crash (faulted b) do not agree",
-            batch_games(&mallory, |g| {
-                g[0] = entry(0, 0, "0-1", "crash", Some("b"));
+            batch_games(&starts, &mallory, |g| {
+                g[0] = entry(&starts, 0, 0, "0-1", "crash", Some("b"));
             }),
         ),
         (
             "result \"1-1\" by \"resigned\" is not known",
-            batch_games(&mallory, |g| {
+            batch_games(&starts, &mallory, |g| {
                 g[2]["result"] = json!("1-1");
                 g[2]["reason"] = json!("resigned");
             }),
         ),
         (
             "pair 0 game 0: sent twice",
-            batch_games(&mallory, |g| g[1] = g[0].clone()),
+            batch_games(&starts, &mallory, |g| g[1] = g[0].clone()),
         ),
         (
             "plies, duration_ms and opening must be whole numbers",
-            batch_games(&mallory, |g| g[3]["plies"] = json!(-1)),
+            batch_games(&starts, &mallory, |g| g[3]["plies"] = json!(-1)),
         ),
         (
             "over_clock must be Red's and Black's",
-            batch_games(&mallory, |g| g[2]["over_clock"] = json!("a lot")),
+            batch_games(&starts, &mallory, |g| g[2]["over_clock"] = json!("a lot")),
         ),
     ];
     for (why, entries) in &forgeries {
@@ -206,7 +217,7 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
             "{err}"
         );
     }
-    let honest_looking = batch_games(&mallory, |_| {});
+    let honest_looking = batch_games(&starts, &mallory, |_| {});
     let err = submit_as_worker(
         &cluster,
         &mallory,
@@ -270,10 +281,17 @@ fn a_hostile_worker_is_refused_and_honest_workers_finish_the_run() {
 
     // 6. A well-formed forgery is stored (the server cannot see a game's moves), and
     //    `verify` names it and its worker: four "checkmates" with no move played.
-    let forged = batch_games(&mallory, |g| {
+    let forged = batch_games(&starts, &mallory, |g| {
         for (i, game) in g.iter_mut().enumerate() {
             let (p, n) = ((i / 2) as u64, (i % 2) as u8);
-            *game = entry(p, n, if n == 0 { "1-0" } else { "0-1" }, "checkmate", None);
+            *game = entry(
+                &starts,
+                p,
+                n,
+                if n == 0 { "1-0" } else { "0-1" },
+                "checkmate",
+                None,
+            );
         }
     });
     let err = submit_as_worker(&cluster, &mallory, &mallory.token, &forged);
@@ -510,7 +528,7 @@ fn a_version_2_database_with_games_is_upgraded_in_place() {
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 2 to 5"),
+        out.contains("upgraded the xq-runner schema from version 2 to 6"),
         "{out}"
     );
     let out = cluster.psql("xq_worker", "xq", "SELECT token FROM xq.batches");

@@ -5,6 +5,7 @@
 use clap::{Args, Subcommand};
 
 use crate::exit;
+use crate::store::pg::role_limits::{RoleLimits, ROLE_TIMEOUTS};
 use crate::store::pg::schema::Init;
 use crate::store::pg::Db;
 
@@ -35,6 +36,24 @@ pub enum DbCommand {
     },
 }
 
+/// Sets the timeouts of `role`'s sessions, or says what its administrator must run.
+async fn limit(db: &Db, role: &str) -> Result<(), crate::store::pg::DbError> {
+    let timeouts = ROLE_TIMEOUTS
+        .iter()
+        .map(|(name, value)| format!("{name} {value}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match db.limit_role(role).await? {
+        RoleLimits::Set => {
+            crate::stdout::line(format_args!("set role {role}'s timeouts: {timeouts}"));
+        }
+        RoleLimits::NotAllowed { sql } => eprintln!(
+            "note: role {role}'s timeouts ({timeouts}) are not set: only a superuser or a role with CREATEROLE may; as one, run: {sql}"
+        ),
+    }
+    Ok(())
+}
+
 /// Runs `db`.
 #[must_use]
 pub fn run(args: &DbArgs) -> u8 {
@@ -63,12 +82,14 @@ pub fn run(args: &DbArgs) -> u8 {
             if let Some(role) = worker_role {
                 db.grant_worker(role).await?;
                 crate::stdout::line(format_args!("granted role {role} what workers need"));
+                limit(&db, role).await?;
             }
             if let Some(role) = reader_role {
                 db.grant_reader(role).await?;
                 crate::stdout::line(format_args!(
                     "granted role {role} what the pages of `serve` read"
                 ));
+                limit(&db, role).await?;
             }
             Ok::<(), crate::store::pg::DbError>(())
         }

@@ -1,9 +1,10 @@
 //! `xq-runner purge --db URL RUN (--worker NAME | --auto)`: removes a worker's games
-//! from a match run and hands their pairs out again (as the database's owner). Exit 0
-//! when games were purged, 1 when nothing matched (the worker has no games in the run,
-//! or `--auto` found every worker fitting: nothing to do, as `verify` finding nothing
-//! wrong is not 0 by mistake), 2 on bad input (no such run, a tune, a cancelled run, a
-//! role that may not purge).
+//! from a match run and hands their pairs out again (as the database's owner), and
+//! gives back the batches it holds. Exit 0 when games were purged or batches released,
+//! 1 when nothing matched (a worker of the run with nothing left of it, or `--auto`
+//! found every worker fitting: nothing to do, as `verify` finding nothing wrong is not
+//! 0 by mistake), 2 on bad input (no such run, a name that never worked on it, a tune, a
+//! cancelled run, a role that may not purge).
 
 use clap::Args;
 

@@ -27,6 +27,9 @@ pub enum PurgeError {
     Tune(i64),
     #[error("run {0} was cancelled")]
     Cancelled(i64),
+    /// A name that never worked on the run: a typing error, not a worker to purge.
+    #[error("no worker named {name} ever worked on run {run}")]
+    UnknownWorker { run: i64, name: String },
     #[error("{0}")]
     Db(#[from] DbError),
 }
@@ -60,7 +63,15 @@ pub async fn purge(db: &Db, id: i64, choice: &Choice) -> Result<PurgeReport, Pur
         return Err(PurgeError::Cancelled(id));
     }
     let chosen = match choice {
-        Choice::Worker(name) => vec![name.clone()],
+        Choice::Worker(name) => {
+            if !db.worker_known(id, name).await? {
+                return Err(PurgeError::UnknownWorker {
+                    run: id,
+                    name: printable(name).into_owned(),
+                });
+            }
+            vec![name.clone()]
+        }
         Choice::Auto => {
             let results = db.worker_results(id, EVERY_PAIR).await?;
             fit(&results).0.map(|run| run.bad).unwrap_or_default()
@@ -110,9 +121,27 @@ impl PurgeReport {
             return out;
         }
         for p in &self.purged {
+            let released = match p.released {
+                0 => String::new(),
+                1 => "; the batch it held is released".to_owned(),
+                n => format!("; the {n} batches it held are released"),
+            };
+            if p.batches == 0 {
+                let _ = writeln!(
+                    out,
+                    "released {}'s {} of run {} (none of its games was stored): their pairs are handed out again",
+                    printable(&p.worker),
+                    match p.released {
+                        1 => "batch".to_owned(),
+                        n => format!("{n} batches"),
+                    },
+                    self.run
+                );
+                continue;
+            }
             let _ = writeln!(
                 out,
-                "purged {} from run {}: {} batches, {} pairs, {} games; their pairs are handed out again",
+                "purged {} from run {}: {} batches, {} pairs, {} games; their pairs are handed out again{released}",
                 printable(&p.worker),
                 self.run,
                 p.batches,

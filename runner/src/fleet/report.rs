@@ -139,10 +139,18 @@ fn copy_games(
         path: path.clone(),
         source,
     };
-    let file = std::fs::File::create(&path).map_err(cannot_write)?;
+    // Not through a link or into a FIFO planted as the journal (plain_file.rs).
+    let file = crate::plain_file::open(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true),
+        &path,
+    )
+    .map_err(cannot_write)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
     let mut failed = None;
-    let (mut offset, mut number) = (0u64, 0u64);
+    let (mut offset, mut number, mut written) = (0u64, 0u64, 0u64);
     let read = runtime.block_on(db.games(id, |line| {
         if failed.is_some() {
             return;
@@ -167,12 +175,22 @@ fn copy_games(
         }
         emit(offset, entry);
         offset += line.len() as u64 + 1;
+        written += 1;
     }));
     if let Some(e) = failed {
         return Err(e);
     }
     read.map_err(|e| FilesError::Games(e.to_string()))?;
     out.flush().map_err(cannot_write)?;
+    // The summary is written from the counts: a games.jsonl that holds other games
+    // would say something else, and nothing would show it.
+    if written != counted.len() {
+        return Err(FilesError::Games(format!(
+            "run {id}: its counts hold {} games, but {written} of them could be written to {}: the report is not written",
+            counted.len(),
+            path.display()
+        )));
+    }
     Ok(offset)
 }
 

@@ -1,13 +1,15 @@
 //! Storing a run: the config validated exactly as `run` validates it, the opening file
 //! read whole and fingerprinted, the engines' bench signatures (when the config gives
 //! them) recorded for the workers to check, and what the server judges the run by (the
-//! engines, pairings, SPRT, gate and fault limits) recorded for the server.
+//! engines, pairings, SPRT, gate and fault limits, the endings the config can produce,
+//! and where each pair's games start) recorded for the server.
 
 use std::collections::BTreeMap;
 
 use super::uploads::{uploads, UploadPolicy};
 use crate::config::{Loaded, TournamentKind};
 use crate::local_run::tournament::{load_openings, openings_input};
+use crate::store::pg::game_rules::RunStarts;
 use crate::store::pg::runs::{NewRun, RunJudge};
 
 /// Pairs per batch when the submit does not say: small enough that an SPRT stops soon
@@ -21,7 +23,8 @@ pub const DEFAULT_BATCH_PAIRS: u32 = 4;
 /// One line: a bad opening file, a file that cannot be stored.
 pub fn new_run(loaded: &Loaded, batch_pairs: u32, policy: UploadPolicy) -> Result<NewRun, String> {
     let plan = &loaded.plan;
-    load_openings(plan).map_err(|e| e.to_string())?;
+    let book = load_openings(plan).map_err(|e| e.to_string())?;
+    let starts = RunStarts::of(plan, book.as_ref())?;
     let openings = openings_input(loaded).map_err(|e| e.to_string())?;
     let names: Vec<&str> = plan.engines.iter().map(|e| e.spec.name.as_str()).collect();
     let title = match plan.kind {
@@ -42,6 +45,7 @@ pub fn new_run(loaded: &Loaded, batch_pairs: u32, policy: UploadPolicy) -> Resul
         total_pairs: plan.pairs * plan.pairings.len() as u64,
         batch_pairs: batch_pairs.max(1),
         judge: Some(RunJudge::of(plan)),
+        starts: Some(starts),
         uploads: uploads(
             plan.engines.iter().enumerate(),
             plan.openings.as_ref().map(|o| o.path.as_path()),

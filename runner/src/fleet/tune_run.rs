@@ -143,6 +143,7 @@ pub async fn new_run(
         total_pairs: tune.schedule.iterations,
         batch_pairs: batch_pairs.max(1),
         judge: None,
+        starts: None,
         // Both sides play the one [[engine]] of the config.
         uploads: uploads(
             [(0, engine)],

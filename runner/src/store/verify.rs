@@ -2,8 +2,10 @@
 //! with the rules judge, as the runner judged it while it was played. What a worker sent
 //! is checked here by the owner (`xq-runner verify`): a "checkmate" that is not one, an
 //! illegal move counted as legal, a game that went on after it was over, a fault blamed
-//! on the side that was not to move. What the moves cannot show (a clock, a crash, an
-//! adjudication's scores) is the worker's word.
+//! on the side that was not to move; and an ending the run's config cannot produce (an
+//! adjudication it does not make, a time loss without a clock: the same rules as the
+//! server's `xq.ending_problem`). What the moves cannot show (a clock's readings, a
+//! crash, an adjudication's scores) is the worker's word.
 
 use xq_core::board::{Color, Move};
 use xq_core::rules::{GameRecord, Reason, Verdict};
@@ -60,16 +62,11 @@ fn replay(entry: &JournalEntry, settings: &GameSettings) -> Result<(), String> {
         verdict = record.verdict();
     }
     let to_move = record.position().side_to_move();
-    ending_follows(entry, settings, verdict, to_move)
+    ending_follows(entry, verdict, to_move)
 }
 
 /// Whether the recorded result and reason are those of the final position.
-fn ending_follows(
-    entry: &JournalEntry,
-    settings: &GameSettings,
-    verdict: Verdict,
-    to_move: Color,
-) -> Result<(), String> {
+fn ending_follows(entry: &JournalEntry, verdict: Verdict, to_move: Color) -> Result<(), String> {
     let recorded = format!("{} by {}", entry.result.as_pgn(), entry.reason.code());
     if verdict.is_final() {
         let judged = EndReason::from_code(verdict.reason.code());
@@ -94,31 +91,73 @@ fn ending_follows(
         Color::Red => &entry.red,
         Color::Black => &entry.black,
     };
-    match entry.reason {
-        // The engine to move is the one that ran out of time, moved illegally or said
-        // it had none (a crash or a stall may be found at an engine's start instead).
-        EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::NoMove
-            if entry.faulted.as_ref() != Some(mover(to_move)) =>
-        {
-            Err(format!(
-                "recorded {recorded} of {}, but {} was to move",
-                entry.faulted.as_deref().unwrap_or("nobody"),
-                mover(to_move)
-            ))
-        }
-        EndReason::MaxPlies
-            if settings
-                .max_plies
-                .is_some_and(|max| entry.plies < max as usize) =>
-        {
-            Err(format!(
-                "recorded {recorded} after {} plies, the limit is {}",
-                entry.plies,
-                settings.max_plies.unwrap_or_default()
-            ))
-        }
-        _ => Ok(()),
+    // The engine to move is the one that ran out of time or said it had none. Before
+    // the first move either engine may crash, stall or garble its answer while it
+    // starts (`newgame`, `isready`); after it, only the engine asked to move is asked
+    // anything.
+    let the_movers = match entry.reason {
+        EndReason::TimeForfeit | EndReason::NoMove => true,
+        EndReason::IllegalMove | EndReason::Crash | EndReason::Stall => entry.plies > 0,
+        _ => false,
+    };
+    if the_movers && entry.faulted.as_ref() != Some(mover(to_move)) {
+        return Err(format!(
+            "recorded {recorded} of {}, but {} was to move",
+            entry.faulted.as_deref().unwrap_or("nobody"),
+            mover(to_move)
+        ));
     }
+    Ok(())
+}
+
+/// Why the run's config cannot produce `entry`'s ending, `clocked` saying whether Red's
+/// and Black's engines play on a clock; `None` when it can. The server refuses the same
+/// endings at submit (`xq.ending_problem`): an adjudication the config does not make,
+/// `max_plies` anywhere but at its value, a time loss or moves over the clock by an
+/// engine without one.
+#[must_use]
+pub fn config_problem(
+    entry: &JournalEntry,
+    settings: &GameSettings,
+    clocked: [bool; 2],
+) -> Option<String> {
+    let side = |name: &str| usize::from(name != entry.red);
+    match entry.reason {
+        EndReason::AdjudicationDraw if settings.draw.is_none() => {
+            return Some("a draw by adjudication, which the run's config does not make (no [adjudication] draw rule)".to_owned());
+        }
+        EndReason::AdjudicationResign if settings.resign.is_none() => {
+            return Some("a loss by adjudication, which the run's config does not make (no [adjudication] resign rule)".to_owned());
+        }
+        EndReason::MaxPlies => match settings.max_plies {
+            None => return Some("a draw at the maximum length, which the run's config does not set (no adjudication.max_plies)".to_owned()),
+            Some(max) if entry.plies != max as usize => {
+                return Some(format!(
+                    "a draw at the maximum length after {} plies: adjudication.max_plies is {max}",
+                    entry.plies
+                ));
+            }
+            Some(_) => {}
+        },
+        EndReason::TimeForfeit => {
+            let faulted = entry.faulted.as_deref().unwrap_or_default();
+            if !clocked[side(faulted)] {
+                return Some(format!(
+                    "a loss on time by {faulted}, which plays without a clock"
+                ));
+            }
+        }
+        _ => {}
+    }
+    let names = [&entry.red, &entry.black];
+    (0..2)
+        .find(|&i| !entry.over_clock[i].is_zero() && !clocked[i])
+        .map(|i| {
+            format!(
+                "moves over the clock of {}, which plays without a clock",
+                names[i]
+            )
+        })
 }
 
 #[cfg(test)]
@@ -176,5 +215,84 @@ mod tests {
         e.result = Outcome::BlackWins;
         let why = problem(&e, &settings).unwrap_or_default();
         assert!(why.contains("was to move"), "{why}");
+    }
+
+    #[test]
+    fn before_the_first_move_either_engine_may_crash_after_it_only_the_one_to_move() {
+        let settings = GameSettings::default();
+        // Red is to move at the start: Black's engine may still fail while it starts.
+        let mut e = game("", Outcome::RedWins, EndReason::Crash);
+        e.faulted = Some(e.black.clone());
+        assert_eq!(problem(&e, &settings), None);
+        e.reason = EndReason::IllegalMove;
+        assert_eq!(problem(&e, &settings), None);
+        // After a8a7 Black is to move: only Black's engine is asked anything.
+        let mut e = game("a8a7", Outcome::BlackWins, EndReason::Crash);
+        e.faulted = Some(e.red.clone());
+        let why = problem(&e, &settings).unwrap_or_default();
+        assert!(why.contains("was to move"), "{why}");
+        e.reason = EndReason::Stall;
+        assert!(problem(&e, &settings).is_some());
+    }
+
+    #[test]
+    fn endings_the_config_does_not_make_are_named() {
+        let plain = GameSettings::default();
+        let ended = |reason| {
+            let mut e = game("a8a7", Outcome::Draw, reason);
+            e.plies = 1;
+            e
+        };
+        let no_clock = [false, false];
+        for (reason, words) in [
+            (EndReason::AdjudicationDraw, "no [adjudication] draw rule"),
+            (
+                EndReason::AdjudicationResign,
+                "no [adjudication] resign rule",
+            ),
+            (EndReason::MaxPlies, "no adjudication.max_plies"),
+        ] {
+            let why = config_problem(&ended(reason), &plain, no_clock).unwrap_or_default();
+            assert!(why.contains(words), "{reason}: {why}");
+        }
+        let mut lost_on_time = ended(EndReason::TimeForfeit);
+        lost_on_time.result = Outcome::RedWins;
+        lost_on_time.faulted = Some(lost_on_time.black.clone());
+        let why = config_problem(&lost_on_time, &plain, no_clock).unwrap_or_default();
+        assert!(
+            why.contains("a loss on time by b, which plays without a clock"),
+            "{why}"
+        );
+        assert_eq!(config_problem(&lost_on_time, &plain, [false, true]), None);
+        let mut over = ended(EndReason::Repetition);
+        over.over_clock[1] = crate::game::OverClock { moves: 1, ms: 20 };
+        let why = config_problem(&over, &plain, [true, false]).unwrap_or_default();
+        assert!(why.contains("moves over the clock of b"), "{why}");
+        assert_eq!(config_problem(&over, &plain, [false, true]), None);
+        // Where the config makes them, they are not named.
+        let made = GameSettings {
+            draw: Some(crate::game::adjudication::DrawRule {
+                move_number: 40,
+                move_count: 8,
+                score: 10,
+            }),
+            max_plies: Some(1),
+            ..GameSettings::default()
+        };
+        assert_eq!(
+            config_problem(&ended(EndReason::AdjudicationDraw), &made, no_clock),
+            None
+        );
+        assert_eq!(
+            config_problem(&ended(EndReason::MaxPlies), &made, no_clock),
+            None
+        );
+        let mut longer = ended(EndReason::MaxPlies);
+        longer.plies = 2;
+        let why = config_problem(&longer, &made, no_clock).unwrap_or_default();
+        assert!(
+            why.contains("after 2 plies: adjudication.max_plies is 1"),
+            "{why}"
+        );
     }
 }

@@ -14,7 +14,9 @@ pub(crate) mod artifacts;
 pub(crate) mod batches;
 pub(crate) mod committed;
 pub mod connect;
+pub(crate) mod game_rules;
 pub(crate) mod reader;
+pub(crate) mod role_limits;
 pub(crate) mod runs;
 pub(crate) mod schema;
 pub(crate) mod tune;
@@ -66,6 +68,15 @@ pub enum DbError {
     /// statement again may go through.
     #[error("database: {0} (undone; trying again)")]
     Conflict(String),
+    /// A lock another session holds was waited for as long as allowed (a transaction
+    /// left open, by a worker or anyone): nothing of the statement took effect.
+    #[error("database: {0}: another session holds a lock this needs (a transaction left open? see pg_stat_activity); nothing was changed")]
+    Locked(String),
+    /// The worker's name is bound to another live connection (the server's
+    /// `xq.bind_worker`): another process uses it, or this one's old connection has not
+    /// been given up yet.
+    #[error("{0}")]
+    NameInUse(String),
 }
 
 impl DbError {
@@ -76,11 +87,14 @@ impl DbError {
         match self {
             DbError::Connect { .. } => true,
             DbError::Query(why) => why.starts_with("connection:"),
-            DbError::Conflict(_) => true,
+            DbError::Conflict(_) | DbError::Locked(_) | DbError::NameInUse(_) => true,
             _ => false,
         }
     }
 }
+
+/// The longest a statement of the runner waits for a lock another session holds.
+pub const LOCK_WAIT_S: u32 = 30;
 
 /// A statement's error in one line: the server's message, or the connection's.
 fn query_error(e: &tokio_postgres::Error) -> DbError {
@@ -91,6 +105,8 @@ fn query_error(e: &tokio_postgres::Error) -> DbError {
             "XQ001" => DbError::LeaseLost(message),
             "XQ002" => DbError::RunClosed(message),
             "XQ003" => DbError::Refused(message),
+            "XQ004" => DbError::NameInUse(message),
+            _ if *db.code() == SqlState::LOCK_NOT_AVAILABLE => DbError::Locked(message),
             _ if *db.code() == SqlState::T_R_DEADLOCK_DETECTED
                 || *db.code() == SqlState::T_R_SERIALIZATION_FAILURE =>
             {
@@ -202,6 +218,13 @@ impl Db {
             tokio::spawn(drive(connection, Arc::clone(&runs_changed)));
             client
         };
+        // No statement of this connection waits for a lock without end: a session that
+        // leaves a transaction open (or holds an advisory lock) costs a waiter at most
+        // this, then an error that says so (the worker's functions wait 5 s at most).
+        client
+            .batch_execute(&format!("SET lock_timeout = '{LOCK_WAIT_S}s'"))
+            .await
+            .map_err(|e| query_error(&e))?;
         Ok(Db {
             client,
             target: target.clone(),

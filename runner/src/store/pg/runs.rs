@@ -23,6 +23,13 @@ pub struct RunJudge {
     pub gate_min_elo: Option<f64>,
     /// `max_crashes`, `max_time_losses`, `max_illegal_moves`.
     pub fault_limits: Vec<i64>,
+    /// The endings the config can produce (`schema_v6.sql`): adjudication by draw and
+    /// by resignation, `max_plies`, and which engines (in config order) play on a clock
+    /// (only they can lose on time or move over it).
+    pub adjudicate_draw: bool,
+    pub adjudicate_resign: bool,
+    pub max_plies: Option<i32>,
+    pub clocked: Vec<bool>,
 }
 
 impl RunJudge {
@@ -49,6 +56,17 @@ impl RunJudge {
             ]
             .map(i64::from)
             .to_vec(),
+            adjudicate_draw: plan.settings.draw.is_some(),
+            adjudicate_resign: plan.settings.resign.is_some(),
+            max_plies: plan
+                .settings
+                .max_plies
+                .map(|m| i32::try_from(m).unwrap_or(i32::MAX)),
+            clocked: plan
+                .engines
+                .iter()
+                .map(|e| e.time_control.is_clock())
+                .collect(),
         }
     }
 }
@@ -69,6 +87,8 @@ pub struct NewRun {
     pub judge: Option<RunJudge>,
     /// The files stored with it (the engines' programs and files, the opening file).
     pub uploads: Vec<super::artifacts::Upload>,
+    /// Where each pair's games start (a match run; `None` for a tune).
+    pub starts: Option<super::game_rules::RunStarts>,
 }
 
 /// A stored run.
@@ -226,9 +246,10 @@ impl Db {
             .query_one(
                 "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
                      total_pairs, batch_pairs, kind, tune, engines, pairings, sprt,
-                     gate_min_elo, fault_limits)
+                     gate_min_elo, fault_limits, adjudicate_draw, adjudicate_resign, max_plies,
+                     clocked)
                  VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9::text::jsonb, $10, $11,
-                     $12::text::jsonb, $13, $14) RETURNING id",
+                     $12::text::jsonb, $13, $14, $15, $16, $17, $18) RETURNING id",
                 &[
                     &run.title,
                     &run.config,
@@ -244,11 +265,18 @@ impl Db {
                     &judge.and_then(|j| j.sprt.as_ref()),
                     &judge.and_then(|j| j.gate_min_elo),
                     &judge.map(|j| &j.fault_limits),
+                    &judge.map(|j| j.adjudicate_draw),
+                    &judge.map(|j| j.adjudicate_resign),
+                    &judge.and_then(|j| j.max_plies),
+                    &judge.map(|j| &j.clocked),
                 ],
             )
             .await
             .map_err(q)?;
         let id: i64 = row.get(0);
+        if let Some(starts) = &run.starts {
+            starts.store(&tx, id).await?;
+        }
         super::artifacts::store(&tx, id, &run.uploads).await?;
         // Workers that wait for new runs look at once (when the transaction commits).
         tx.execute("SELECT pg_notify('xq_runs', $1::text)", &[&id.to_string()])

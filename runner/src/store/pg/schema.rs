@@ -6,7 +6,7 @@ use tokio_postgres::GenericClient;
 use super::{query_error, Db, DbError};
 
 /// The version of the schema this runner reads and writes.
-pub const VERSION: &str = "5";
+pub const VERSION: &str = "6";
 
 /// Version 1, as a new database starts.
 const SCHEMA: &str = include_str!("schema.sql");
@@ -18,9 +18,19 @@ const TO_V3: &str = include_str!("schema_v3.sql");
 const TO_V4: &str = include_str!("schema_v4.sql");
 /// Version 4 to 5: a batch's submit reads its own games alone, however long its run.
 const TO_V5: &str = include_str!("schema_v5.sql");
+/// Version 5 to 6: the trust boundary's second pass (NULL tokens, where games start and
+/// how they may end, stalls, names bound to connections, entries the runner reads).
+const TO_V6: &str = include_str!("schema_v6.sql");
 
 /// Every step from nothing to this version: version n is made by the first n steps.
-const STEPS: [&str; 5] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5];
+const STEPS: [&str; 6] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5, TO_V6];
+
+/// The advisory lock that serializes the `init`s that create or upgrade the schema.
+const INIT_LOCK: i64 = 7_100_028;
+
+/// The longest an `init` that creates or upgrades waits for a lock (the advisory lock
+/// of another `init`, or a table a session holds in an open transaction).
+const INIT_LOCK_WAIT: &str = "10s";
 
 /// Whether `version` is one `init` upgrades: an earlier one of [`STEPS`].
 fn is_older(version: &str) -> bool {
@@ -81,18 +91,29 @@ pub async fn check(client: &impl GenericClient) -> Result<(), DbError> {
 }
 
 impl Db {
-    /// Creates the schema when there is none, upgrades versions 1 to 4 to this version,
-    /// and checks the version otherwise. One transaction, the version read under a lock, so
-    /// that two runners starting at once do not both create or upgrade it.
+    /// Creates the schema when there is none, upgrades an earlier version to this one,
+    /// and checks the version otherwise. An up-to-date schema is only read: no lock is
+    /// taken, so a submit never waits for anyone (any role can take an advisory lock,
+    /// and one held on the key below would have held every submit). Creating or
+    /// upgrading is one transaction, the version read again under the advisory lock, so
+    /// that two runners starting at once do not both do it; it waits at most 10 s for a
+    /// lock, then fails saying so.
     ///
     /// # Errors
-    /// [`DbError::Schema`] for another version; [`DbError::Query`] when the schema
-    /// cannot be created (no permission to create a schema in the database).
+    /// [`DbError::Schema`] for another version; [`DbError::Locked`] when another session
+    /// holds what it needs; [`DbError::Query`] when the schema cannot be created (no
+    /// permission to create a schema in the database).
     pub async fn init(&mut self) -> Result<Init, DbError> {
         let q = |e: tokio_postgres::Error| query_error(&e);
+        if stored_version(&self.client).await?.as_deref() == Some(VERSION) {
+            return Ok(Init::UpToDate);
+        }
         let tx = self.client.transaction().await.map_err(q)?;
+        tx.batch_execute(&format!("SET LOCAL lock_timeout = '{INIT_LOCK_WAIT}'"))
+            .await
+            .map_err(q)?;
         // Serializes concurrent inits (the lock is the transaction's; released at its end).
-        tx.execute("SELECT pg_advisory_xact_lock(7100028)", &[])
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&INIT_LOCK])
             .await
             .map_err(q)?;
         let done = match stored_version(&tx).await? {
@@ -109,6 +130,7 @@ impl Db {
                 }
                 judge_older_runs(&tx).await?;
                 seed_older_tunes(&tx).await?;
+                super::game_rules::fill_older_runs(&tx).await?;
                 Init::Upgraded { from: v }
             }
             Some(_) => {

@@ -32,6 +32,8 @@ pub struct Purged {
     pub batches: u64,
     pub pairs: u64,
     pub games: u64,
+    /// Batches it held that had no game stored yet, handed out again.
+    pub released: u64,
 }
 
 impl WorkerResults {
@@ -132,7 +134,8 @@ impl Db {
 
     /// Removes the games of `workers` from match run `id` in one transaction (the
     /// server's `xq.purge_workers`: the owner's alone), hands their batches out again
-    /// and judges the run's end again. One entry per worker that had games there.
+    /// and judges the run's end again. One entry per worker that had batches there
+    /// (played, or only held).
     ///
     /// # Errors
     /// [`DbError::Refused`] (a tune, a cancelled run, no such run); [`DbError::Query`]
@@ -141,7 +144,7 @@ impl Db {
         let rows = self
             .client()
             .query(
-                "SELECT worker, batches, pairs, games FROM xq.purge_workers($1, $2)",
+                "SELECT worker, batches, pairs, games, released FROM xq.purge_workers($1, $2)",
                 &[&id, &workers],
             )
             .await
@@ -153,8 +156,27 @@ impl Db {
                 batches: unsigned(r.get(1)),
                 pairs: unsigned(r.get(2)),
                 games: unsigned(r.get(3)),
+                released: unsigned(r.get(4)),
             })
             .collect())
+    }
+
+    /// Whether `worker` ever worked on run `id`: it claimed one of its batches, or sent
+    /// it anything (a refusal, a bench).
+    ///
+    /// # Errors
+    /// [`DbError::Query`].
+    pub async fn worker_known(&self, id: i64, worker: &str) -> Result<bool, DbError> {
+        let row = self
+            .client()
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM xq.batches WHERE run_id = $1 AND worker = $2)
+                     OR EXISTS (SELECT 1 FROM xq.run_workers WHERE run_id = $1 AND worker = $2)",
+                &[&id, &worker],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(row.get(0))
     }
 }
 
