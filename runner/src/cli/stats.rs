@@ -54,7 +54,7 @@ pub fn run(args: &StatsArgs) -> u8 {
             exit::OK
         }
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {err}");
             exit::USAGE
         }
     }
@@ -64,28 +64,27 @@ pub fn run(args: &StatsArgs) -> u8 {
 ///
 /// # Errors
 /// Bad counts, a bad design, counts that disagree, or an LLR without a fit.
-pub fn report(args: &StatsArgs) -> anyhow::Result<String> {
-    use anyhow::Context as _;
-
+pub fn report(args: &StatsArgs) -> Result<String, String> {
     let penta = args
         .penta
         .as_deref()
         .map(str::parse::<Penta>)
         .transpose()
-        .context("--penta")?;
+        .map_err(|e| format!("--penta: {e}"))?;
     let wdl = args
         .wdl
         .as_deref()
         .map(str::parse::<Wdl>)
         .transpose()
-        .context("--wdl")?;
-    let sprt = Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)?;
-    let report = StatsReport::new(penta, wdl, &sprt)?;
+        .map_err(|e| format!("--wdl: {e}"))?;
+    let sprt = Sprt::new(args.elo0, args.elo1, args.alpha, args.beta, args.model)
+        .map_err(|e| e.to_string())?;
+    let report = StatsReport::new(penta, wdl, &sprt).map_err(|e| e.to_string())?;
     if let Some(why) = &report.mismatch {
         eprintln!("warning: {why}; wins, losses and draws are shown as given");
     }
     if args.json {
-        let mut text = serde_json::to_string_pretty(&report)?;
+        let mut text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {

@@ -99,7 +99,7 @@ mod tests {
             StatusCode::NOT_FOUND
         );
         assert_eq!(
-            WebError::from(DbError::Query("connection: closed".to_owned())).status(),
+            WebError::from(DbError::Connection("closed".to_owned())).status(),
             StatusCode::SERVICE_UNAVAILABLE
         );
     }

@@ -43,9 +43,12 @@ pub enum DbError {
     /// No schema, or one of another version.
     #[error("{0}")]
     Schema(String),
-    /// A statement failed (the connection broke).
+    /// A statement failed: the server's answer, which will not change.
     #[error("database: {0}")]
     Query(String),
+    /// The connection broke (closed, an I/O error): the server may come back.
+    #[error("database: connection: {0}")]
+    Connection(String),
     /// The connected role may not run a statement (a role other than the one the
     /// command needs: `fleet::roles` names it).
     #[error("database: {0}")]
@@ -84,12 +87,14 @@ impl DbError {
     /// broke, as opposed to an answer that will not change.
     #[must_use]
     pub fn is_transient(&self) -> bool {
-        match self {
-            DbError::Connect { .. } => true,
-            DbError::Query(why) => why.starts_with("connection:"),
-            DbError::Conflict(_) | DbError::Locked(_) | DbError::NameInUse(_) => true,
-            _ => false,
-        }
+        matches!(
+            self,
+            DbError::Connect { .. }
+                | DbError::Connection(_)
+                | DbError::Conflict(_)
+                | DbError::Locked(_)
+                | DbError::NameInUse(_)
+        )
     }
 }
 
@@ -117,7 +122,7 @@ fn query_error(e: &tokio_postgres::Error) -> DbError {
         };
     }
     // Closed connections, I/O errors and the like: the server may come back.
-    DbError::Query(format!("connection: {e}"))
+    DbError::Connection(e.to_string())
 }
 
 /// Why a connection could not be made, with its cause: the driver's own message says
