@@ -121,7 +121,11 @@ fn see_matches_brute_force_exchanges() {
             let fen = pos.to_fen();
             assert_eq!(value, oracle(pos, m, true), "{fen} {m}");
             for threshold in [-1000, -450, -1, 0, 1, 50, 200, 451] {
-                assert_eq!(see_ge(pos, m, threshold), value >= threshold, "{fen} {m} {threshold}");
+                assert_eq!(
+                    see_ge(pos, m, threshold),
+                    value >= threshold,
+                    "{fen} {m} {threshold}"
+                );
             }
             // Both sides choose among every capture: either may do better than with the
             // least valuable piece.

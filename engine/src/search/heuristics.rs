@@ -349,7 +349,12 @@ mod tests {
         h.history(cont, piece, m.to()) - h.history(Continuation::NONE, piece, m.to())
     }
 
-    fn record(h: &mut Heuristics, cont: Continuation, best: (Move, Piece), tried: &[(Move, Piece)]) {
+    fn record(
+        h: &mut Heuristics,
+        cont: Continuation,
+        best: (Move, Piece),
+        tried: &[(Move, Piece)],
+    ) {
         let previous = Some((Piece::BlackCannon, square("e7")));
         h.record_best(
             3,
@@ -365,8 +370,8 @@ mod tests {
     }
 
     #[test]
-    fn a_best_move_raises_its_continuations_after_each_previous_move_and_lowers_those_tried_before(
-    ) {
+    fn a_best_move_raises_its_continuations_after_each_previous_move_and_lowers_those_tried_before()
+    {
         let mut h = Heuristics::default();
         let one_back = (Piece::BlackCannon, square("e7"));
         let two_back = (Piece::RedHorse, square("c2"));

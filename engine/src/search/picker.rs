@@ -4,16 +4,16 @@
 
 use super::heuristics::{Continuation, Heuristics};
 use super::params::{
-    CAPTURE_HISTORY_DIVISOR, CAPTURE_HISTORY_MAX, CAPTURE_VICTIM_SCALE,
-    CONTINUATION_HISTORY_MAX, GOOD_CAPTURE_SEE_SHARE, HISTORY_MAX, SORTED_QUIETS,
+    CAPTURE_HISTORY_DIVISOR, CAPTURE_HISTORY_MAX, CAPTURE_VICTIM_SCALE, CONTINUATION_HISTORY_MAX,
+    GOOD_CAPTURE_SEE_SHARE, HISTORY_MAX, SORTED_QUIETS,
 };
 use super::see::see_ge;
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::{
     capture_keeps_king_safe, generate_captures_unchecked, generate_into, generate_quiet_checks,
-    generate_to, generate_with, gives_check, is_legal, GenKind, LegalFilter,
-    MoveList, MoveSink, MAX_MOVES,
+    generate_to, generate_with, gives_check, is_legal, GenKind, LegalFilter, MoveList, MoveSink,
+    MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
@@ -55,7 +55,11 @@ fn capture_order(pos: &Position, heuristics: &Heuristics, m: Move) -> i32 {
 /// [`GOOD_CAPTURE_SEE_SHARE`]).
 #[inline]
 fn is_good_capture(pos: &Position, m: Move, order: i32) -> bool {
-    see_ge(pos, m, -(order - GOOD_CAPTURE) * GOOD_CAPTURE_SEE_SHARE / 1024)
+    see_ge(
+        pos,
+        m,
+        -(order - GOOD_CAPTURE) * GOOD_CAPTURE_SEE_SHARE / 1024,
+    )
 }
 
 // The generators for nodes in check are instantiated once each, out of line and cold,
@@ -555,8 +559,16 @@ mod tests {
         let hash_move = legal.get(legal.len() / 2).copied();
         let in_check = crate::movegen::in_check(pos);
         let buffers = PickerBuffers::boxed();
-        let picker =
-            MovePicker::main(pos, in_check, hash_move, heuristics, 0, cont(), None, buffers);
+        let picker = MovePicker::main(
+            pos,
+            in_check,
+            hash_move,
+            heuristics,
+            0,
+            cont(),
+            None,
+            buffers,
+        );
         (picker, hash_move)
     }
 
@@ -642,8 +654,7 @@ mod tests {
                 })
                 .collect();
             let pos = Position::startpos();
-            let mut picker =
-                MovePicker::quiescence(
+            let mut picker = MovePicker::quiescence(
                 &pos,
                 false,
                 BitBoard::EMPTY,

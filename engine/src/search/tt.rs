@@ -298,7 +298,10 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         tt.store(7, None, 0, -40, DEPTH_UNSEARCHED, Bound::None, false);
         let hit = tt.probe(7).expect("stored");
-        assert_eq!((hit.eval, hit.depth, hit.bound), (-40, DEPTH_UNSEARCHED, Bound::None));
+        assert_eq!(
+            (hit.eval, hit.depth, hit.bound),
+            (-40, DEPTH_UNSEARCHED, Bound::None)
+        );
         let m = Move::parse("b0c2").ok();
         tt.store(7, m, 12, -40, DEPTH_QUIESCENCE, Bound::Lower, false);
         tt.store(7, None, 0, -40, DEPTH_UNSEARCHED, Bound::None, false);

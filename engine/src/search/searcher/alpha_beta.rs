@@ -18,13 +18,16 @@ use crate::eval::psqt::material;
 use crate::movegen::gives_check;
 use crate::search::heuristics::{Continuation, CONTINUATION_PLIES};
 use crate::search::params::{
-    CHECK_EXTENSION_MAX_PLY, EARLY_FETCH_MIN_DEPTH, LMR_CHILD_CUTOFFS, LMR_CUT_NODE_DEPTH_OFFSET,
-    LMR_DEEPER_MARGIN, LMR_DEEPER_PER_PLY, LMR_MUCH_DEEPER_MARGIN, LMR_MUCH_DEEPER_PER_PLY,
-    LMR_PARENT_MOVE_COUNT, LMR_PV_DEPTH_OFFSET, LMR_TABLE_SIZE, LMR_TT_PV_DEPTH_OFFSET, MAX_PLY, CAPTURE_FUTILITY_HISTORY_DIVISOR,
+    CAPTURE_FUTILITY_HISTORY_DIVISOR, CHECK_EXTENSION_MAX_PLY, EARLY_FETCH_MIN_DEPTH,
+    LMR_CHILD_CUTOFFS, LMR_CUT_NODE_DEPTH_OFFSET, LMR_DEEPER_MARGIN, LMR_DEEPER_PER_PLY,
+    LMR_MUCH_DEEPER_MARGIN, LMR_MUCH_DEEPER_PER_PLY, LMR_PARENT_MOVE_COUNT, LMR_PV_DEPTH_OFFSET,
+    LMR_TABLE_SIZE, LMR_TT_PV_DEPTH_OFFSET, MAX_PLY,
 };
 use crate::search::picker::MovePicker;
+use crate::search::score::{
+    from_tt, is_decisive, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND,
+};
 use crate::search::see::see_ge;
-use crate::search::score::{from_tt, is_decisive, is_mate, to_tt, DRAW, INFINITE, MATE, MATE_BOUND};
 use crate::search::tt::{Bound, Hit, DEPTH_UNSEARCHED};
 
 /// What the move loop and the store know of a node once it has been probed, evaluated and
@@ -130,9 +133,9 @@ impl Searcher {
         let (eval, improving) = self.static_eval(key, hit, ply, checked, tt_pv);
         // Steps 8 and 9.
         if !pv_node && !checked {
-            if let ControlFlow::Break(score) =
-                self.prune_before_moves::<DEFAULTS>(alpha, beta, depth, ply, eval, improving, tt_pv, cut_node)
-            {
+            if let ControlFlow::Break(score) = self.prune_before_moves::<DEFAULTS>(
+                alpha, beta, depth, ply, eval, improving, tt_pv, cut_node,
+            ) {
                 return score;
             }
         }
@@ -376,9 +379,9 @@ impl Searcher {
     /// moves (none before the root).
     #[inline(always)]
     fn continuation(&self, ply: usize) -> Continuation {
-        Continuation::new(CONTINUATION_PLIES.map(|back| {
-            ply.checked_sub(back).and_then(|i| self.frames[i].moved)
-        }))
+        Continuation::new(
+            CONTINUATION_PLIES.map(|back| ply.checked_sub(back).and_then(|i| self.frames[i].moved)),
+        )
     }
 
     /// Steps 12 to 19: the moves in order, each pruned at shallow depth or searched (with
@@ -488,7 +491,8 @@ impl Searcher {
                 continue;
             }
             if prunable
-                && self.prune_late_move::<DEFAULTS>(node, alpha, move_count, m, mover, victim, check)
+                && self
+                    .prune_late_move::<DEFAULTS>(node, alpha, move_count, m, mover, victim, check)
             {
                 continue;
             }
@@ -675,14 +679,17 @@ impl Searcher {
         let reduced = node.depth >= self.knobs::<DEFAULTS>().lmr_min_depth
             && searched > 0
             && (!check || self.knobs::<DEFAULTS>().lmr_checks != 0)
-            && move_count > self.knobs::<DEFAULTS>().lmr_min_moves + usize::from(node.pv_node && ply <= 1)
+            && move_count
+                > self.knobs::<DEFAULTS>().lmr_min_moves + usize::from(node.pv_node && ply <= 1)
             && (!node.tt_pv
                 || !capture
                 || (node.cut_node && ply > 0 && self.frames[ply - 1].move_count > 1));
         let mut score = -INFINITE;
         if reduced {
-            let r = self.late_move_reduction::<DEFAULTS>(node, alpha, move_count, candidate, capture);
-            let d = (new_depth - r).clamp(1, new_depth + self.knobs::<DEFAULTS>().lmr_max_extension);
+            let r =
+                self.late_move_reduction::<DEFAULTS>(node, alpha, move_count, candidate, capture);
+            let d =
+                (new_depth - r).clamp(1, new_depth + self.knobs::<DEFAULTS>().lmr_max_extension);
             score = -self.search::<DEFAULTS>(-alpha - 1, -alpha, d, ply + 1, check, true);
             if score > alpha && d < new_depth {
                 // The reduced search beat alpha: search again, deeper when it beat it by a

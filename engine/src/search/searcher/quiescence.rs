@@ -9,8 +9,8 @@ use crate::eval::psqt::material;
 use crate::movegen::{capture_keeps_king_safe, gives_check, has_legal_move};
 use crate::search::params::MAX_PLY;
 use crate::search::picker::MovePicker;
-use crate::search::see::see_ge;
 use crate::search::score::{from_tt, is_decisive, to_tt, DRAW, INFINITE, MATE};
+use crate::search::see::see_ge;
 use crate::search::tt::{Bound, DEPTH_QUIESCENCE, DEPTH_UNSEARCHED};
 
 impl Searcher {

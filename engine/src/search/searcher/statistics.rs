@@ -27,7 +27,15 @@ impl Searcher {
     /// The move that led to the node at `ply`, if it was quiet: its piece and square and
     /// the parent's continuation rows and check state, to update its continuation
     /// history.
-    fn quiet_previous(&self, ply: usize) -> Option<(Continuation, crate::board::Piece, crate::board::Square, bool)> {
+    fn quiet_previous(
+        &self,
+        ply: usize,
+    ) -> Option<(
+        Continuation,
+        crate::board::Piece,
+        crate::board::Square,
+        bool,
+    )> {
         let parent = self.frames.get(ply.checked_sub(1)?)?;
         let (piece, to) = parent.moved?;
         (!parent.captured).then_some((parent.cont, piece, to, parent.checked))
@@ -36,7 +44,12 @@ impl Searcher {
     /// After the move loop: the best move's histories when it raised alpha (and the
     /// parent's early quiet move that it refutes loses some), else, when every move
     /// failed low, the parent's quiet move that caused it gains some.
-    pub(super) fn update_statistics(&mut self, node: Searched, best_score: i32, best_move: Option<Move>) {
+    pub(super) fn update_statistics(
+        &mut self,
+        node: Searched,
+        best_score: i32,
+        best_move: Option<Move>,
+    ) {
         let ply = node.ply;
         let previous = self.frames[ply.saturating_sub(1)].moved.filter(|_| ply > 0);
         let Some(best) = best_move else {
@@ -45,8 +58,8 @@ impl Searcher {
                 || best_score < node.alpha - FAIL_LOW_BONUS_MARGIN * node.depth;
             if let Some((cont, piece, to, checked)) = self.quiet_previous(ply) {
                 if fail_low {
-                    let bonus = stat_bonus(node.depth)
-                        * (1 + i32::from(node.pv_node || node.cut_node));
+                    let bonus =
+                        stat_bonus(node.depth) * (1 + i32::from(node.pv_node || node.cut_node));
                     self.heuristics
                         .update_continuation(cont, piece, to, bonus, checked);
                 }
@@ -113,9 +126,17 @@ impl Searcher {
         let (cont, checked) = (self.frames[ply].cont, self.frames[ply].checked);
         if fails_high {
             let previous = self.frames[ply.saturating_sub(1)].moved.filter(|_| ply > 0);
-            self.heuristics
-                .record_quiet(ply, cont, previous, hash_move, piece, stat_bonus(depth), checked);
-            if let Some((parent_cont, parent_piece, to, parent_checked)) = self.quiet_previous(ply) {
+            self.heuristics.record_quiet(
+                ply,
+                cont,
+                previous,
+                hash_move,
+                piece,
+                stat_bonus(depth),
+                checked,
+            );
+            if let Some((parent_cont, parent_piece, to, parent_checked)) = self.quiet_previous(ply)
+            {
                 if self.frames[ply - 1].move_count <= 2 {
                     self.heuristics.update_continuation(
                         parent_cont,
