@@ -120,7 +120,12 @@ fn see_matches_brute_force_exchanges() {
             let value = see(pos, m);
             let fen = pos.to_fen();
             assert_eq!(value, oracle(pos, m, true), "{fen} {m}");
-            for threshold in [-1000, -450, -1, 0, 1, 50, 200, 451] {
+            // `see_ge` stops early: around the value itself too, where it stops latest.
+            let around = [value - 1, value, value + 1];
+            for threshold in [-1000, -450, -1, 0, 1, 50, 200, 451]
+                .into_iter()
+                .chain(around)
+            {
                 assert_eq!(
                     see_ge(pos, m, threshold),
                     value >= threshold,

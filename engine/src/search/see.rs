@@ -15,7 +15,7 @@
 use crate::board::{BitBoard, Color, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::tables::{CHECK_RELEVANT, LINES_AND_LEGS};
-use crate::movegen::{attackers_to, is_attacked_by, king_attackers, Attackers};
+use crate::movegen::{attackers_to, king_attackers, Attackers};
 
 /// The order in which a side brings its attackers into an exchange: by material, the
 /// cheaper first; the king last (it only captures when nothing recaptures).
@@ -137,29 +137,53 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
-/// Whether the exchange after `m` gains at least `threshold` (see [`see`]). Cheap answers
-/// first: a capture whose victim is worth less than the threshold cannot reach it, one
-/// whose victim still beats it after losing the mover is enough, and so is one that no
-/// piece of the opponent attacks (whether or not it may legally recapture: the full
-/// exchange decides when one does).
+/// Whether the exchange after `m` gains at least `threshold`: `see(pos, m) >=
+/// threshold`, found without playing the exchange out. Cheap answers first: a capture
+/// whose victim is worth less than the threshold cannot reach it, one whose victim still
+/// beats it after losing the mover is enough. Then the captures come as in [`see`] (the
+/// same pieces in the same order), and it stops as soon as the side to capture can no
+/// longer change the answer (Stockfish's `see_ge`): `balance` is what that side would
+/// have to win back by capturing, and the exchange ends when its piece's value cannot
+/// pay for it, or when it has no legal capture.
 #[must_use]
 #[inline]
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
-    let victim = pos.piece_at(m.to()).map_or(0, |p| exchange_value(p.kind()));
+    let (from, to) = (m.from(), m.to());
+    let victim = pos.piece_at(to).map_or(0, |p| exchange_value(p.kind()));
     if victim < threshold {
         return false;
     }
-    let Some(mover) = pos.piece_at(m.from()) else {
-        return victim >= threshold;
+    let Some(mover) = pos.piece_at(from) else {
+        return true;
     };
-    if victim - exchange_value(mover.kind()) >= threshold {
+    // By how much the mover's side would fall short of the threshold should the opponent
+    // take the mover and the exchange stop there.
+    let mut balance = exchange_value(mover.kind()) - (victim - threshold);
+    if balance <= 0 {
         return true;
     }
-    let occ = pos.occupied().without(m.from()).with(m.to());
-    if !is_attacked_by(pos, m.to(), !mover.color(), occ) {
-        return true;
+    let mut occ = pos.occupied().without(from).with(to);
+    let mut side = !mover.color();
+    let mut changed = BitBoard::from_square(from).with(to);
+    // Whether the answer, as things stand, is yes: the side that moved last wins it.
+    let mut holds = true;
+    for _ in 1..MAX_EXCHANGE {
+        let Some((attacker, kind)) = least_valuable_capture(pos, side, to, occ, changed) else {
+            break;
+        };
+        holds = !holds;
+        // `side` has captured: `balance` is now by how much `side` would fall short of its
+        // goal should it lose this piece in turn and the exchange stop there; when it
+        // would not, the answer stands.
+        balance = exchange_value(kind) - balance;
+        if balance < i32::from(holds) {
+            break;
+        }
+        occ = occ.without(attacker);
+        changed = changed.with(attacker);
+        side = !side;
     }
-    see(pos, m) >= threshold
+    holds
 }
 
 #[cfg(test)]
