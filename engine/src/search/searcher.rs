@@ -351,9 +351,9 @@ impl Searcher {
     }
 
     /// Plays a move of the main search; `prefetch` says whether to fetch the child's
-    /// table cluster now: the child will probe the table (a child left with no depth goes
-    /// straight to the quiescence search, which does not) and its cluster was not
-    /// fetched when the move came up (see `fetch_early` in `search`).
+    /// table cluster now: its cluster was not fetched when the move came up (see
+    /// `fetch_early` in `search`). Every child probes the table, a child left with no
+    /// depth too (the quiescence search probes it).
     #[inline]
     fn play(&mut self, m: Move, check: bool, prefetch: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
@@ -379,9 +379,9 @@ impl Searcher {
         }
     }
 
-    /// [`Self::play`] inside the quiescence search, whose nodes neither judge
-    /// repetitions nor probe the table: the move is made and counted, no more (take it
-    /// back with `unmake_move` alone).
+    /// [`Self::play`] inside the quiescence search, whose nodes do not judge
+    /// repetitions: the move is made and counted, no more (take it back with
+    /// `unmake_move` alone; the caller fetches the child's table cluster).
     #[inline]
     fn play_in_quiescence(&mut self, m: Move) -> crate::board::Undo {
         self.nodes += 1;

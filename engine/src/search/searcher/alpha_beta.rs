@@ -532,7 +532,7 @@ impl Searcher {
             self.frames[ply].moved = Some((mover, m.to()));
             self.frames[ply].mv = Some(m);
             self.frames[ply].captured = capture;
-            let undo = self.play(m, check, new_depth > 0 && !fetch_early);
+            let undo = self.play(m, check, !fetch_early);
             let candidate = Candidate { m, mover, check };
             self.frames[ply].move_count = move_count;
             let score = self.search_move::<DEFAULTS>(
