@@ -362,7 +362,7 @@ impl Searcher {
         // the move, rather than computed ahead with `key_after`. A load the child never
         // uses would only take a line of the cache and a slot of the memory queue.
         if prefetch {
-            self.tt.prefetch(self.pos.key());
+            self.fetch_node(self.pos.key());
         }
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));
@@ -370,12 +370,23 @@ impl Searcher {
         undo
     }
 
+    /// Fetches what the node of `key` will read first: its table cluster, and the slot
+    /// of the evaluation cache where the evaluation levels that build attack maps look
+    /// its evaluation up when the table does not have it.
+    #[inline]
+    pub(super) fn fetch_node(&self, key: u64) {
+        self.tt.prefetch(key);
+        if self.nnue.is_none() && self.evaluator.builds_attack_maps() {
+            self.eval_cache.prefetch(key);
+        }
+    }
+
     /// Fetches the table cluster of the child that a picked move leads to (nothing when
     /// no move was picked), ahead of the child's probe.
     #[inline]
     fn fetch_child(&self, picked: Option<(Move, i32)>) {
         if let Some((m, _)) = picked {
-            self.tt.prefetch(self.pos.key_after(m));
+            self.fetch_node(self.pos.key_after(m));
         }
     }
 

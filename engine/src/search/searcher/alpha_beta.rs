@@ -345,7 +345,7 @@ impl Searcher {
                 + ((eval - beta) / p.null_eval_divisor).min(p.null_eval_max_reduction);
             let undo = self.pos.make_null();
             // The child probes the table first thing, like the child of a move.
-            self.tt.prefetch(self.pos.key());
+            self.fetch_node(self.pos.key());
             let saved_window = self.window_start;
             self.window_start = self.path.len();
             self.path.push(ply_entry(&self.pos, None, false));

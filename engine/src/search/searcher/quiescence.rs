@@ -116,7 +116,7 @@ impl Searcher {
             }
             // The child probes the table first thing: its cluster is fetched now, while
             // the check test, the move and the child's first tests run.
-            self.tt.prefetch(self.pos.key_after(m));
+            self.fetch_node(self.pos.key_after(m));
             let check = gives_check(&self.pos, m);
             let undo = self.play_in_quiescence(m);
             let score = -self.quiescence::<DEFAULTS>(-beta, -alpha, ply + 1, check);
