@@ -57,6 +57,10 @@ fn lmr_table(params: &SearchParams) -> Vec<i32> {
         .collect()
 }
 
+/// The frames of a line: one per ply, and room for the plies that nodes at `MAX_PLY`
+/// write ahead.
+const FRAMES: usize = MAX_PLY + 4;
+
 /// Per-ply state of the current path.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -123,7 +127,10 @@ pub struct Searcher {
     /// The move and undo record that produced each entry of `path` after the first
     /// (`None` for a null move), to rebuild the positions of a cycle when judging it.
     pub(super) line: Vec<Option<(Move, crate::board::Undo)>>,
-    frames: Vec<Frame>,
+    /// One frame per ply of the line and a few beyond (nodes write two plies ahead); a
+    /// fixed length, so that the bounds of the many reads of a node are known to the
+    /// compiler from its first.
+    frames: Box<[Frame; FRAMES]>,
     pv: Vec<Vec<Move>>,
     /// The margins, reductions and thresholds in use.
     pub(super) params: SearchParams,
@@ -170,7 +177,7 @@ impl Searcher {
             path: Vec::with_capacity(1024),
             window_start: 0,
             line: Vec::with_capacity(1024),
-            frames: vec![Frame::default(); MAX_PLY + 4],
+            frames: Box::new([Frame::default(); FRAMES]),
             pv: (0..MAX_PLY + 4)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
