@@ -44,17 +44,15 @@ pub(super) fn ply_entry(pos: &Position, mv: Option<Move>, gave_check: bool) -> P
 /// The late move reduction factors: entry `i` is `lmr_scale / 100 * ln i` (in 1/1024
 /// plies' square root, as it were: a reduction multiplies the factor of the depth and of
 /// the move count; the formula is at [`SearchParams::lmr_min_moves`]).
-fn lmr_table(params: &SearchParams) -> Vec<i32> {
+fn lmr_table(params: &SearchParams) -> [i32; LMR_TABLE_SIZE] {
     let scale = f64::from(params.lmr_scale) / 100.0;
-    (0..LMR_TABLE_SIZE)
-        .map(|i| {
-            if i == 0 {
-                0
-            } else {
-                (scale * (i as f64).ln()) as i32
-            }
-        })
-        .collect()
+    std::array::from_fn(|i| {
+        if i == 0 {
+            0
+        } else {
+            (scale * (i as f64).ln()) as i32
+        }
+    })
 }
 
 /// The frames of a line: one per ply, and room for the plies that nodes at `MAX_PLY`
@@ -137,7 +135,8 @@ pub struct Searcher {
     /// Whether `params` are the defaults (see `knobs`).
     default_params: bool,
     /// Late move reduction factors, from `params`.
-    lmr: Vec<i32>,
+    /// (An array: its indices are clamped to its length, so they need no bounds check.)
+    lmr: [i32; LMR_TABLE_SIZE],
     /// The width of the root's window in this iteration (late move reductions reduce
     /// less at nodes whose window is a larger share of it).
     pub(super) root_delta: i32,
