@@ -103,28 +103,40 @@ impl HistoryRows<'_> {
 /// cleared per game.
 #[derive(Clone, Debug)]
 pub struct Heuristics {
-    killers: Vec<[Option<Move>; 2]>,
+    killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
     /// `counter[previous piece][previous to]`: the quiet move that last refuted it.
-    counter: Vec<Option<Move>>,
+    counter: Box<[Option<Move>; PREVIOUS_KEYS]>,
     /// `history[piece][to]`: how often a quiet move of this piece to this square was the
     /// best move, with gravity so old successes fade.
-    history: Vec<[i32; Square::COUNT]>,
+    history: Box<[[i32; Square::COUNT]; Piece::INDEX_COUNT]>,
     /// The same for a quiet move after a given earlier move, by row `(previous piece * 90
     /// + previous to) * 16 + piece`, then `to`; one table for every distance back.
-    continuation: Vec<[i16; Square::COUNT]>,
+    continuation: Box<[[i16; Square::COUNT]; CONTINUATION_ROWS]>,
     /// `capture[piece][to][victim kind]`: how often a capture of this piece on this square
     /// of this kind of piece was the best move (with gravity).
-    capture: Vec<[[i16; PieceKind::COUNT]; Square::COUNT]>,
+    capture: Box<[[[i16; PieceKind::COUNT]; Square::COUNT]; Piece::INDEX_COUNT]>,
+}
+
+// The tables are arrays of fixed lengths, not vectors: an index the compiler knows to be
+// in bounds (a piece's) needs no test, and no other index needs the length read.
+
+/// A table of `N` rows on the heap, zeroed (built there: the continuation table is too
+/// large for the stack).
+fn boxed_rows<T: Clone, const N: usize>(row: T) -> Box<[T; N]> {
+    match vec![row; N].into_boxed_slice().try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("a vector of N rows makes an array of N rows"),
+    }
 }
 
 impl Default for Heuristics {
     fn default() -> Heuristics {
         Heuristics {
-            killers: vec![[None; 2]; MAX_PLY + 2],
-            counter: vec![None; PREVIOUS_KEYS],
-            history: vec![[0; Square::COUNT]; Piece::INDEX_COUNT],
-            continuation: vec![[0; Square::COUNT]; CONTINUATION_ROWS],
-            capture: vec![[[0; PieceKind::COUNT]; Square::COUNT]; Piece::INDEX_COUNT],
+            killers: boxed_rows([None; 2]),
+            counter: boxed_rows(None),
+            history: boxed_rows([0; Square::COUNT]),
+            continuation: boxed_rows([0; Square::COUNT]),
+            capture: boxed_rows([[0; PieceKind::COUNT]; Square::COUNT]),
         }
     }
 }
