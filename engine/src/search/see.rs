@@ -78,6 +78,7 @@ fn capture_is_legal(
 
 /// The least valuable piece of `side` that can legally capture on `to`, with the board's
 /// pieces `occ` (`changed` as for [`capture_is_legal`]): its square and kind.
+#[inline(always)]
 fn least_valuable_capture(
     pos: &Position,
     side: Color,
