@@ -12,7 +12,7 @@ fn bench_prints_the_signature_of_the_default_search() {
     assert!(output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);
     let last = stdout.lines().last().unwrap_or_default();
-    assert!(last.starts_with("604757 nodes "), "{last}");
+    assert!(last.starts_with("277262 nodes "), "{last}");
 }
 
 #[test]

@@ -122,7 +122,7 @@ fn with_tune_the_handshake_lists_every_tunable_with_its_bounds() {
     for (name, default) in [
         ("FutilityMargin", 130),
         ("RfpMargin", 110),
-        ("LmrBase", 75),
+        ("LmrBase", 1237),
         ("NullMoveBase", 3),
         ("DeltaMargin", 200),
         ("EvalMobility", TermWeights::default().get(Term::Mobility)),
@@ -179,7 +179,7 @@ fn a_set_parameter_changes_the_search_and_a_bad_value_changes_nothing() {
     engine.send("ucinewgame");
     let reduced = nodes_at_depth_8(&mut engine);
     assert_ne!(reduced, default_nodes, "LmrBase 200 searched the same tree");
-    engine.send("setoption name LmrBase value 75");
+    engine.send("setoption name LmrBase value 1237");
     engine.send("setoption name EvalMobility value 250");
     engine.send("ucinewgame");
     let weighted = nodes_at_depth_8(&mut engine);

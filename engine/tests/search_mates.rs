@@ -62,10 +62,12 @@ fn finds_every_mate_in_two() {
     let mut engine = ucci();
     for (pos, expected) in cases {
         engine.send(&format!("position fen {}", pos.to_fen()));
-        // Depth 7, not the 3 plies of the mate: where the static evaluation already wins
-        // by far, reverse futility pruning may stand on it a ply or two above the mate
-        // (with the tuned weights of 2026-12-02, 5a3/9/3k5/... at depth 6).
-        engine.send("go depth 7");
+        // A budget of nodes, not a depth: late move reductions lean on the move-ordering
+        // history, so a quiet mating move with a poor history is searched shallower than
+        // the iteration's depth (5a3/9/3k5/... needed depth 10 on 2026-12-07, 3,297
+        // nodes), and reverse futility may stand on a winning evaluation a ply or two
+        // above the mate. What an engine owes is the mate within a small search.
+        engine.send("go nodes 100000");
         let lines = engine.expect("bestmove", Duration::from_secs(30));
         let best = common::Engine::best_move(&lines).expect("a move");
         let m = Move::parse(&best).expect("coordinates");

@@ -151,6 +151,7 @@ impl Searcher {
     ) {
         self.tt.new_search();
         self.heuristics.new_search();
+        self.reset_frames();
         self.pos = game.start.with_values(self.evaluator.values());
         self.path.clear();
         self.line.clear();

@@ -53,6 +53,27 @@ impl EvalCache {
         slot.score
     }
 
+    /// Asks the CPU to start loading the slot of `key` (no effect on the result): a node
+    /// the table does not know evaluates its position, and its slot is otherwise a cache
+    /// miss.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot: *const Slot = &self.slots[key as usize & (SLOTS - 1)];
+            // Safety: a prefetch is only a hint: it reads nothing into the program and
+            // cannot fault, and SSE (which provides it) is part of every x86-64 CPU.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    slot.cast(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Forgets every score (the evaluation changed).
     pub fn clear(&mut self) {
         for (index, slot) in self.slots.iter_mut().enumerate() {

@@ -12,6 +12,7 @@ mod picker;
 pub mod score;
 mod search_params;
 mod searcher;
+pub mod see;
 mod table_memory;
 mod trend;
 mod tt;

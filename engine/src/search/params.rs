@@ -22,14 +22,49 @@ pub const MAX_PLY: usize = 128;
 pub const MAX_ITERATION_DEPTH: i32 = MAX_PLY as i32 - 4;
 /// A move that gives check is extended by one ply while `ply < CHECK_EXTENSION_MAX_PLY`.
 pub const CHECK_EXTENSION_MAX_PLY: usize = 2 * MAX_PLY / 3;
-/// Columns of the late-move-reduction table: reductions are looked up at
-/// `[depth.min(MAX_PLY - 1)][searched.min(LMR_TABLE_MOVES - 1)]`.
-pub const LMR_TABLE_MOVES: usize = 64;
-/// Largest entry of the late-move-reduction table (before the adjustments).
-pub const LMR_TABLE_MAX: f64 = 60.0;
+/// Entries of the late-move-reduction table: depths and move counts beyond it read its
+/// last entry.
+pub const LMR_TABLE_SIZE: usize = 256;
 /// Inside the tree a repetition is judged at its first recurrence: `judge_cycle` is
 /// asked with this many occurrences.
 pub const SEARCH_REPETITION_COUNT: u32 = 2;
+
+// -----------------------------------------------------------------------------------------
+// Late move reductions (searcher/alpha_beta.rs; not tunable): the adjustments of the
+// reduction `r` of a late move at a node of remaining depth `depth`, in plies, after
+// Stockfish's (the constants as Pikafish tuned them for Xiangqi)
+// -----------------------------------------------------------------------------------------
+
+/// At a node that is or was on a principal variation and is not likely to fail low:
+/// `r -= 1 + lmr_tt_pv / (LMR_TT_PV_DEPTH_OFFSET + depth)`.
+pub const LMR_TT_PV_DEPTH_OFFSET: i32 = 5;
+/// When the parent searched more than this many moves before the one that led here
+/// (the opponent's move was a late one): `r -= 1`.
+pub const LMR_PARENT_MOVE_COUNT: usize = 6;
+/// At an expected cut node: `r += lmr_cut_node_base + lmr_cut_node /
+/// (LMR_CUT_NODE_DEPTH_OFFSET + depth)`.
+pub const LMR_CUT_NODE_DEPTH_OFFSET: i32 = 7;
+/// At a principal-variation node: `r -= 1 + lmr_pv / (LMR_PV_DEPTH_OFFSET + depth)`.
+pub const LMR_PV_DEPTH_OFFSET: i32 = 2;
+/// Off the principal variation, when more than this many of the children failed high in
+/// a row: `r += 1`.
+pub const LMR_CHILD_CUTOFFS: u32 = 3;
+/// A reduced search that beats alpha is searched again at `new_depth + deeper +
+/// much_deeper - shallower`, where `deeper` is whether it beat alpha by more than
+/// `LMR_DEEPER_MARGIN + LMR_DEEPER_PER_PLY * (plies reduced)`, `much_deeper` the same
+/// with the `MUCH_DEEPER` constants, and `shallower` whether it stayed below the node's
+/// best score plus `new_depth`.
+pub const LMR_DEEPER_MARGIN: i32 = 26;
+/// See [`LMR_DEEPER_MARGIN`].
+pub const LMR_DEEPER_PER_PLY: i32 = 3;
+/// See [`LMR_DEEPER_MARGIN`].
+pub const LMR_MUCH_DEEPER_MARGIN: i32 = 540;
+/// See [`LMR_DEEPER_MARGIN`].
+pub const LMR_MUCH_DEEPER_PER_PLY: i32 = 47;
+
+/// Capture futility reads the capture's history divided by this (see
+/// [`SearchParams::capture_futility_margin`](super::SearchParams::capture_futility_margin)).
+pub const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 6;
 
 // -----------------------------------------------------------------------------------------
 // Iterative deepening and aspiration windows (driver.rs)
@@ -47,33 +82,55 @@ pub const ASPIRATION_MAX_WINDOW: i32 = 1000;
 /// History values stay in `[-HISTORY_MAX, HISTORY_MAX]`: an update by `bonus` is
 /// `h += bonus - h * |bonus| / HISTORY_MAX`.
 pub const HISTORY_MAX: i32 = 16_384;
-/// Continuation-history values (the counter-move and follow-up tables: a quiet move's
-/// history after a given move one or two plies back) stay in `[-CONTINUATION_HISTORY_MAX,
-/// CONTINUATION_HISTORY_MAX]`, updated as the butterfly history is (`h += bonus - h *
-/// |bonus| / CONTINUATION_HISTORY_MAX`, the same bonus). The same bound as
-/// [`HISTORY_MAX`], so that each of the three terms of a quiet move's score (ordering and
-/// the history term of late move reductions read their sum) can weigh as much as the
-/// others; it must fit an `i16`, the tables' entries (at 16 x 90 x 16 x 90 entries each,
-/// `i32`s would double their 4 MB in the caches).
-pub const CONTINUATION_HISTORY_MAX: i32 = HISTORY_MAX;
-/// A cutoff's history bonus: `min(depth * depth, HISTORY_BONUS_MAX_DEPTH_SQUARED) *
-/// HISTORY_BONUS_SCALE`, given to the quiet move that cut off and taken from the quiet
-/// moves tried before it.
-pub const HISTORY_BONUS_MAX_DEPTH_SQUARED: i32 = 400;
-/// See [`HISTORY_BONUS_MAX_DEPTH_SQUARED`].
-pub const HISTORY_BONUS_SCALE: i32 = 8;
+/// Continuation-history values (a quiet move's history after a given move 1, 2, 4 or 6
+/// plies back) stay in `[-CONTINUATION_HISTORY_MAX, CONTINUATION_HISTORY_MAX]`, updated as
+/// the butterfly history is (`h += bonus - h * |bonus| / CONTINUATION_HISTORY_MAX`). It
+/// must fit an `i16`, the table's entries (at 16 x 90 x 16 x 90 entries, `i32`s would
+/// double its 4 MB in the caches). Wider than the butterfly's, as Stockfish's is: a
+/// continuation entry is a rarer pair of moves, and its values fill more slowly.
+pub const CONTINUATION_HISTORY_MAX: i32 = 30_000;
+/// Capture-history values (`Heuristics::capture_history`: by moving piece, destination
+/// and victim kind) stay in `[-CAPTURE_HISTORY_MAX, CAPTURE_HISTORY_MAX]`, updated with
+/// gravity as the other histories are.
+pub const CAPTURE_HISTORY_MAX: i32 = 16_384;
+/// The bonus of the histories at a node of depth `d` (Stockfish's `stat_bonus`, in
+/// Pikafish's constants scaled by 1.5 for our bound of 16,384 against its 10,692):
+/// `(STAT_BONUS_QUADRATIC * d + STAT_BONUS_LINEAR) * d - STAT_BONUS_OFFSET` within
+/// `[STAT_BONUS_MIN, STAT_BONUS_CAP]`.
+pub const STAT_BONUS_QUADRATIC: i32 = 12;
+/// See [`STAT_BONUS_QUADRATIC`].
+pub const STAT_BONUS_LINEAR: i32 = 498;
+/// See [`STAT_BONUS_QUADRATIC`].
+pub const STAT_BONUS_OFFSET: i32 = 1014;
+/// See [`STAT_BONUS_QUADRATIC`].
+pub const STAT_BONUS_CAP: i32 = 4975;
+/// See [`STAT_BONUS_QUADRATIC`].
+pub const STAT_BONUS_MIN: i32 = 64;
+/// Captures are ordered by `CAPTURE_VICTIM_SCALE * victim + capture history /
+/// CAPTURE_HISTORY_DIVISOR`, the victim valued by its material; a capture is tried with
+/// the good ones when its exchange (`see::see_ge`) loses no more than
+/// `GOOD_CAPTURE_SEE_SHARE / 1024` of that score, else after the quiet moves.
+pub const CAPTURE_VICTIM_SCALE: i32 = 8;
+/// See [`CAPTURE_VICTIM_SCALE`].
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 2;
+/// See [`CAPTURE_VICTIM_SCALE`].
+pub const GOOD_CAPTURE_SEE_SHARE: i32 = 86;
+/// A quiet best move gains the bonus of one ply deeper (see [`STAT_BONUS_QUADRATIC`]) when
+/// its score beat beta by more than this.
+pub const QUIET_BONUS_MARGIN: i32 = 93;
+/// When every move of a node failed low, the quiet move that led to it gains history
+/// (twice at principal-variation and cut nodes) if the node was at least 5 plies deep, a
+/// principal-variation node, or failed low by more than `FAIL_LOW_BONUS_MARGIN * depth`.
+pub const FAIL_LOW_BONUS_MARGIN: i32 = 39;
+/// The opponent's quiet move that led to a node gains `-EVAL_DIFFERENCE_SCALE * (its
+/// node's static evaluation + ours)` of butterfly history, within
+/// `±EVAL_DIFFERENCE_CAP`: a move after which our evaluation fell was a good one.
+pub const EVAL_DIFFERENCE_SCALE: i32 = 40;
+/// See [`EVAL_DIFFERENCE_SCALE`].
+pub const EVAL_DIFFERENCE_CAP: i32 = 4000;
 /// The first `SORTED_QUIETS` quiet moves (after hash move and killers) are picked in
 /// history order (butterfly plus continuation history); the rest follow in generation order.
 pub const SORTED_QUIETS: usize = 12;
-/// Captures are ordered by MVV/LVA: `victim * MVV_LVA_VICTIM_SCALE - attacker /
-/// MVV_LVA_ATTACKER_DIVISOR`, the pieces valued by their material, a king by
-/// [`KING_ORDER_VALUE`]: any victim's step outweighs every attacker's.
-pub const MVV_LVA_VICTIM_SCALE: i32 = 16;
-/// See [`MVV_LVA_VICTIM_SCALE`].
-pub const MVV_LVA_ATTACKER_DIVISOR: i32 = 16;
-/// The king's value in capture ordering (kings are never captured in legal play; as an
-/// attacker it orders last), above every piece's material.
-pub const KING_ORDER_VALUE: i32 = 10_000;
 
 // -----------------------------------------------------------------------------------------
 // Transposition table replacement (tt.rs; not tunable)

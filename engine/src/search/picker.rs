@@ -1,67 +1,65 @@
-//! Move ordering: the hash move first, then winning and even captures by MVV/LVA,
-//! killers, quiet moves by history (butterfly and continuation), and losing captures last.
+//! Move ordering: the hash move first, then the captures whose exchange does not lose
+//! much, by victim and capture history, killers, quiet moves by history (butterfly and
+//! continuation), and the other captures last.
 
 use super::heuristics::{Continuation, Heuristics};
 use super::params::{
-    CONTINUATION_HISTORY_MAX, HISTORY_MAX, KING_ORDER_VALUE, MVV_LVA_ATTACKER_DIVISOR,
-    MVV_LVA_VICTIM_SCALE, SORTED_QUIETS,
+    CAPTURE_HISTORY_DIVISOR, CAPTURE_HISTORY_MAX, CAPTURE_VICTIM_SCALE, CONTINUATION_HISTORY_MAX,
+    GOOD_CAPTURE_SEE_SHARE, HISTORY_MAX, SORTED_QUIETS,
 };
+use super::see::see_ge;
 use crate::board::{BitBoard, Move, PieceKind, Position, Square};
 use crate::eval::psqt::material;
 use crate::movegen::{
     capture_keeps_king_safe, generate_captures_unchecked, generate_into, generate_quiet_checks,
-    generate_to, generate_with, gives_check, is_attacked_by, is_legal, GenKind, LegalFilter,
-    MoveList, MoveSink, MAX_MOVES,
+    generate_to, generate_with, gives_check, is_legal, GenKind, LegalFilter, MoveList, MoveSink,
+    MAX_MOVES,
 };
 
 const HASH_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
-const KILLER: [i32; 2] = [1_000_100, 1_000_000];
+/// The ordering scores of the two killers and the counter move, in that order.
+const REFUTATION: [i32; 3] = [1_000_100, 1_000_000, 999_900];
 const BAD_CAPTURE: i32 = -2_000_000;
 /// Bits of a list place in the selection key of `pick_best`, and the largest place.
 const PLACE_BITS: u32 = 7;
 const MAX_PLACE: i32 = (1 << PLACE_BITS) - 1;
-// Every place of a list fits, and every listed score (captures, ordered by MVV/LVA
-// above GOOD_CAPTURE, and history values) keeps its order once shifted up by the place
-// bits. Hash moves, killers and losing captures are never in a list that is selected.
+/// The highest ordering score of a capture above [`GOOD_CAPTURE`] (a rook taken, the
+/// best capture history).
+const MAX_CAPTURE_ORDER: i32 = CAPTURE_VICTIM_SCALE * material(PieceKind::Rook)
+    + CAPTURE_HISTORY_MAX / CAPTURE_HISTORY_DIVISOR;
+// Every place of a list fits, and every listed score (captures, ordered above
+// GOOD_CAPTURE, and history values) keeps its order once shifted up by the place bits.
+// Hash moves, killers and losing captures are never in a list that is selected.
 const _: () = assert!(MAX_MOVES <= 1 << PLACE_BITS);
-const _: () =
-    assert!(GOOD_CAPTURE + MVV_LVA_VICTIM_SCALE * KING_ORDER_VALUE < i32::MAX >> PLACE_BITS);
-/// The lowest history score of a quiet move: each of its three terms at its bound.
-const MIN_HISTORY: i32 = -HISTORY_MAX - 2 * CONTINUATION_HISTORY_MAX;
+const _: () = assert!(GOOD_CAPTURE + MAX_CAPTURE_ORDER < i32::MAX >> PLACE_BITS);
+/// The lowest history score of a quiet move: each of its terms at its bound (see
+/// `HistoryRows::score`: twice the butterfly and five continuations in all).
+const MIN_HISTORY: i32 = -2 * HISTORY_MAX - 5 * CONTINUATION_HISTORY_MAX;
 const _: () = assert!(MIN_HISTORY > i32::MIN >> PLACE_BITS);
-// A quiet move's history stays below the captures' scores.
-const _: () = assert!(-MIN_HISTORY < GOOD_CAPTURE);
+// A quiet move's history stays below the captures' scores, whatever their history.
+const _: () = assert!(-MIN_HISTORY < GOOD_CAPTURE - MAX_CAPTURE_ORDER);
 
-/// Ordering value of a victim (kings are never captured in legal play).
-fn victim_value(kind: PieceKind) -> i32 {
-    match kind {
-        PieceKind::King => KING_ORDER_VALUE,
-        other => material(other),
-    }
-}
-
-/// Whether a capture loses material at first sight: the attacker is worth more than the
-/// victim and the victim's side defends the square. (A cheap stand-in for exchange
-/// evaluation; cannons change screens, so a full exchange is rarely worth computing.)
-#[must_use]
-pub fn is_losing_capture(pos: &Position, m: Move) -> bool {
-    let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
-        return false;
-    };
-    if victim_value(victim.kind()) >= victim_value(attacker.kind()) {
-        return false;
-    }
-    let occ = pos.occupied().without(m.from());
-    is_attacked_by(pos, m.to(), victim.color(), occ)
-}
-
-/// Score for MVV/LVA: most valuable victim first, then least valuable attacker.
+/// The ordering score of a capture: its victim's value and its capture history.
 #[inline(always)]
-fn capture_score(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).map_or(0, |p| victim_value(p.kind()));
-    let attacker = pos.piece_at(m.from()).map_or(0, |p| victim_value(p.kind()));
-    victim * MVV_LVA_VICTIM_SCALE - attacker / MVV_LVA_ATTACKER_DIVISOR
+fn capture_order(pos: &Position, heuristics: &Heuristics, m: Move) -> i32 {
+    let (Some(mover), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
+        return 0;
+    };
+    CAPTURE_VICTIM_SCALE * material(victim.kind())
+        + heuristics.capture_history(mover, m.to(), victim.kind()) / CAPTURE_HISTORY_DIVISOR
+}
+
+/// Whether a capture with this ordering score (above [`GOOD_CAPTURE`]) is tried with the
+/// good captures: its exchange loses at most a share of the score (see
+/// [`GOOD_CAPTURE_SEE_SHARE`]).
+#[inline]
+fn is_good_capture(pos: &Position, m: Move, order: i32) -> bool {
+    see_ge(
+        pos,
+        m,
+        -(order - GOOD_CAPTURE) * GOOD_CAPTURE_SEE_SHARE / 1024,
+    )
 }
 
 // The generators for nodes in check are instantiated once each, out of line and cold,
@@ -163,7 +161,9 @@ enum Stage {
 pub struct MovePicker {
     stage: Stage,
     hash_move: Option<Move>,
-    killers: [Option<Move>; 2],
+    /// The killers of the ply, then the counter move of the previous move: tried after
+    /// the good captures, before the other quiet moves.
+    refutations: [Option<Move>; 3],
     /// The node's previous moves, whose continuation history scores the quiet moves.
     cont: Continuation,
     killer_index: usize,
@@ -193,6 +193,7 @@ impl MovePicker {
     /// The moves of a node of the main search; `hash_move` is checked for legality, and
     /// `cont` names the node's previous moves for the quiet moves' history.
     #[must_use]
+    #[allow(clippy::too_many_arguments)]
     pub fn main(
         pos: &Position,
         in_check: bool,
@@ -200,6 +201,7 @@ impl MovePicker {
         heuristics: &Heuristics,
         ply: usize,
         cont: Continuation,
+        counter_move: Option<Move>,
         mut buffers: Box<PickerBuffers>,
     ) -> MovePicker {
         buffers.moves.clear();
@@ -207,7 +209,11 @@ impl MovePicker {
         MovePicker {
             stage: Stage::HashMove,
             hash_move: hash_move.filter(|&m| is_legal(pos, m)),
-            killers: heuristics.killers(ply),
+            refutations: {
+                let [first, second] = heuristics.killers(ply);
+                let counter = counter_move.filter(|&m| Some(m) != first && Some(m) != second);
+                [first, second, counter]
+            },
             cont,
             killer_index: 0,
             buffers,
@@ -230,6 +236,7 @@ impl MovePicker {
         pos: &Position,
         in_check: bool,
         victims: BitBoard,
+        heuristics: &Heuristics,
         mut buffers: Box<PickerBuffers>,
     ) -> MovePicker {
         if in_check {
@@ -241,7 +248,7 @@ impl MovePicker {
         let PickerBuffers { moves, scores, .. } = &mut *buffers;
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = if pos.piece_at(m.to()).is_some() {
-                GOOD_CAPTURE + capture_score(pos, m)
+                GOOD_CAPTURE + capture_order(pos, heuristics, m)
             } else {
                 0
             };
@@ -249,9 +256,9 @@ impl MovePicker {
         MovePicker {
             stage: Stage::GoodCaptures,
             hash_move: None,
-            killers: [None; 2],
+            refutations: [None; 3],
             cont: Continuation::NONE,
-            killer_index: 2,
+            killer_index: 3,
             buffers,
             next: 0,
             bad_next: 0,
@@ -305,7 +312,7 @@ impl MovePicker {
     // The generators are kept out of line: inlined, they made `next_move`, called once
     // per move, set up a large stack frame on every call.
     #[inline(never)]
-    fn generate_captures(&mut self, pos: &Position) {
+    fn generate_captures(&mut self, pos: &Position, heuristics: &Heuristics) {
         let PickerBuffers { moves, scores, .. } = &mut *self.buffers;
         if self.in_check {
             let filter = self.filter.insert(LegalFilter::new(pos));
@@ -320,7 +327,7 @@ impl MovePicker {
                 continue;
             }
             moves.as_mut_slice()[kept] = m;
-            scores[kept] = GOOD_CAPTURE + capture_score(pos, m);
+            scores[kept] = GOOD_CAPTURE + capture_order(pos, heuristics, m);
             kept += 1;
         }
         moves.truncate(kept);
@@ -365,7 +372,8 @@ impl MovePicker {
     /// (returned before), legal, and a check if only checks are wanted.
     #[inline]
     fn wanted_quiet(&mut self, pos: &Position, m: Move) -> bool {
-        if [self.hash_move, self.killers[0], self.killers[1]].contains(&Some(m)) {
+        let [first, second, counter] = self.refutations;
+        if [self.hash_move, first, second, counter].contains(&Some(m)) {
             return false;
         }
         if self.quiets_are_checks {
@@ -427,31 +435,33 @@ impl MovePicker {
                         return None;
                     }
                     self.stage = Stage::GoodCaptures;
-                    self.generate_captures(pos);
+                    self.generate_captures(pos, heuristics);
                 }
                 Stage::GoodCaptures => match self.pick_best() {
                     // Legality and exchanges are judged only when a capture comes up: a
                     // cutoff before saves the tests of the others.
                     Some((m, _)) if !self.in_check && !capture_keeps_king_safe(pos, m) => {}
-                    Some((m, _)) if is_losing_capture(pos, m) => self.buffers.bad.push(m),
+                    Some((m, order)) if !is_good_capture(pos, m, order) => {
+                        self.buffers.bad.push(m);
+                    }
                     Some(picked) => return Some(picked),
                     None => self.stage = Stage::Killers,
                 },
                 Stage::Killers => {
-                    if self.killer_index >= 2 {
+                    if self.killer_index >= 3 {
                         self.stage = Stage::GenerateQuiets;
                         continue;
                     }
                     let index = self.killer_index;
                     self.killer_index += 1;
-                    if let Some(m) = self.killers[index] {
+                    if let Some(m) = self.refutations[index] {
                         let fresh = Some(m) != self.hash_move && pos.piece_at(m.to()).is_none();
                         let mut legal = || {
                             let filter = self.filter.get_or_insert_with(|| LegalFilter::new(pos));
                             filter.allows(pos, m)
                         };
                         if fresh && legal() && (!self.checks_only || gives_check(pos, m)) {
-                            return Some((m, KILLER[index]));
+                            return Some((m, REFUTATION[index]));
                         }
                     }
                 }
@@ -483,7 +493,7 @@ impl MovePicker {
                     if self.bad_next < self.buffers.bad.len() {
                         let m = self.buffers.bad[self.bad_next];
                         self.bad_next += 1;
-                        return Some((m, BAD_CAPTURE + capture_score(pos, m)));
+                        return Some((m, BAD_CAPTURE + capture_order(pos, heuristics, m)));
                     }
                     self.stage = Stage::Done;
                 }
@@ -509,17 +519,12 @@ impl MovePicker {
     pub fn only_checking_quiets(&mut self) {
         self.checks_only = true;
     }
-
-    /// Whether an ordering score belongs to a capture that looked losing.
-    #[must_use]
-    pub fn is_bad_capture_score(score: i32) -> bool {
-        score < BAD_CAPTURE / 2
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::heuristics::{stat_bonus, BestMove};
 
     /// Selection as first written: the first of the highest remaining scores, swapped
     /// to the front.
@@ -539,10 +544,12 @@ mod tests {
     /// The previous moves of the tests' main-search nodes: a black pawn's to the middle of
     /// the board, and a red horse's before it.
     fn cont() -> Continuation {
-        Continuation::new(
+        Continuation::new([
             Some((crate::board::Piece::BlackPawn, Square::ALL[40])),
             Some((crate::board::Piece::RedHorse, Square::ALL[20])),
-        )
+            None,
+            None,
+        ])
     }
 
     /// A main-search picker at ply 0 with a legal move of the middle of the list as its
@@ -552,7 +559,16 @@ mod tests {
         let hash_move = legal.get(legal.len() / 2).copied();
         let in_check = crate::movegen::in_check(pos);
         let buffers = PickerBuffers::boxed();
-        let picker = MovePicker::main(pos, in_check, hash_move, heuristics, 0, cont(), buffers);
+        let picker = MovePicker::main(
+            pos,
+            in_check,
+            hash_move,
+            heuristics,
+            0,
+            cont(),
+            None,
+            buffers,
+        );
         (picker, hash_move)
     }
 
@@ -589,7 +605,17 @@ mod tests {
                 .filter_map(|&m| Some((m, pos.piece_at(m.from())?)))
                 .collect();
             if let Some(&best) = quiets.get(quiets.len() / 2) {
-                heuristics.record_cutoff(0, cont(), best, &quiets[..quiets.len() / 2], 6);
+                heuristics.record_best(
+                    0,
+                    cont(),
+                    None,
+                    BestMove::Quiet(best.0, best.1),
+                    &quiets[..quiets.len() / 2],
+                    &[],
+                    stat_bonus(6),
+                    stat_bonus(7),
+                    false,
+                );
             }
             let plain = main_moves(&pos, &heuristics, false);
             assert_eq!(main_moves(&pos, &heuristics, true), plain, "{fen}");
@@ -615,7 +641,7 @@ mod tests {
             5,
             HISTORY_MAX,
             GOOD_CAPTURE - 625,
-            GOOD_CAPTURE + MVV_LVA_VICTIM_SCALE * KING_ORDER_VALUE,
+            GOOD_CAPTURE + MAX_CAPTURE_ORDER,
         ];
         let mut seed = 12_345u64;
         for len in [1, 2, 3, 7, 12, 40, MAX_MOVES] {
@@ -628,8 +654,13 @@ mod tests {
                 })
                 .collect();
             let pos = Position::startpos();
-            let mut picker =
-                MovePicker::quiescence(&pos, false, BitBoard::EMPTY, PickerBuffers::boxed());
+            let mut picker = MovePicker::quiescence(
+                &pos,
+                false,
+                BitBoard::EMPTY,
+                &Heuristics::default(),
+                PickerBuffers::boxed(),
+            );
             picker.buffers.moves.clear();
             for (i, &(m, score)) in items.iter().enumerate() {
                 picker.buffers.moves.push(m);

@@ -20,6 +20,13 @@ pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }
 
+/// Whether a score is a mate or a win by the rules (for either side): a result of the
+/// line searched, never an estimate of a position's worth.
+#[must_use]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= RULE_WIN - MAX_PLY as i32
+}
+
 /// Moves (not plies) to mate for a mate score: positive when the side to move mates.
 #[must_use]
 pub fn mate_in_moves(score: i32) -> i32 {

@@ -64,11 +64,24 @@ search_knobs! {
     // Pruning before the move loop (searcher.rs), at nodes that are neither PV nor in check
     // ---------------------------------------------------------------------------------
 
-    /// Reverse futility (static null move): return `eval` when `depth <= rfp_max_depth`
-    /// and `eval - rfp_margin * depth >= beta` (and `beta` is not a mate score).
+    /// Razoring: when the evaluation has not improved and `eval < alpha - razor_margin -
+    /// razor_depth_margin * depth * depth`, a quiescence search with the null window at
+    /// alpha decides: below alpha, the node fails low with its score.
+    razor_margin: i32 = 316, "RazorMargin", 0..=2000;
+    /// See `razor_margin`.
+    razor_depth_margin: i32 = 318, "RazorDepthMargin", 0..=2000;
+
+    /// Reverse futility (static null move), at a node that is not and was not on a
+    /// principal variation: return `eval` when `depth <= rfp_max_depth`, `eval >= beta`
+    /// and `eval - rfp_margin * (depth - improving) - parent_history /
+    /// rfp_history_divisor >= beta` (and `beta` is not a mate score), where
+    /// `parent_history` is the history of the opponent's move that led here, as late move
+    /// reductions read it.
     rfp_margin: i32 = 110, "RfpMargin", 0..=400;
     /// See `rfp_margin`.
-    rfp_max_depth: i32 = 6, "RfpMaxDepth", 0..=12;
+    rfp_max_depth: i32 = 7, "RfpMaxDepth", 0..=12;
+    /// See `rfp_margin`.
+    rfp_history_divisor: i32 = 186, "RfpHistoryDivisor", 20..=2000;
 
     /// Null move: tried when `depth >= null_min_depth`, `eval >= beta`, the move before
     /// was not a null move and the side to move keeps at least `null_min_material`; the
@@ -101,9 +114,42 @@ search_knobs! {
     futility_margin: i32 = 130, "FutilityMargin", 0..=400;
     /// See `futility_margin`.
     futility_max_depth: i32 = 6, "FutilityMaxDepth", 0..=12;
-    /// Losing captures (by the ordering's test) that give no check are skipped when
-    /// `depth <= bad_capture_max_depth` and `eval + futility_margin * depth <= alpha`.
-    bad_capture_max_depth: i32 = 3, "BadCaptureMaxDepth", 0..=12;
+    /// Pruning of a move by its own merits (quiet moves that give no check, at nodes whose
+    /// quiet moves may be pruned), where `lmr_depth` is `depth - 1` less the move's base
+    /// late move reduction (the formula of `lmr_min_moves` before its adjustments): a
+    /// quiet move is skipped when `lmr_depth < history_prune_max_depth` and its
+    /// continuation history (after the moves 1, 2 and 4 plies back) is below
+    /// `-history_prune_margin * (depth - 1)`.
+    history_prune_margin: i32 = 904, "HistoryPruneMargin", 0..=8000;
+    /// See `history_prune_margin`.
+    history_prune_max_depth: i32 = 8, "HistoryPruneMaxDepth", 0..=20;
+    /// ... when `lmr_depth < futility_max_lmr_depth` and `eval + futility_base +
+    /// futility_lmr_margin * lmr_depth + history / futility_history_divisor <= alpha`
+    /// (`history` as late move reductions read it).
+    futility_base: i32 = 104, "FutilityBase", 0..=1000;
+    /// See `futility_base`.
+    futility_lmr_margin: i32 = 120, "FutilityLmrMargin", 0..=1000;
+    /// See `futility_base`.
+    futility_history_divisor: i32 = 60, "FutilityHistoryDivisor", 10..=1000;
+    /// See `futility_base`.
+    futility_max_lmr_depth: i32 = 12, "FutilityMaxLmrDepth", 0..=20;
+    /// ... or when its exchange loses more than `see_quiet_margin * lmr_depth² +
+    /// see_quiet_linear * lmr_depth`.
+    see_quiet_margin: i32 = 20, "SeeQuietMargin", 0..=200;
+    /// See `see_quiet_margin`.
+    see_quiet_linear: i32 = 36, "SeeQuietLinear", 0..=400;
+    /// A capture that gives no check, off the principal variation, is skipped when
+    /// `lmr_depth < capture_futility_max_depth` and `eval + capture_futility_margin +
+    /// capture_futility_depth_margin * lmr_depth + victim + capture history / 6 < alpha`.
+    capture_futility_margin: i32 = 143, "CaptureFutilityMargin", 0..=1000;
+    /// See `capture_futility_margin`.
+    capture_futility_depth_margin: i32 = 223, "CaptureFutilityDepthMargin", 0..=1000;
+    /// See `capture_futility_margin`.
+    capture_futility_max_depth: i32 = 9, "CaptureFutilityMaxDepth", 0..=20;
+    /// Captures and checks whose exchange (`see::see`) loses more than
+    /// `see_capture_margin * depth` are skipped (not at the root, and never the first
+    /// move).
+    see_capture_margin: i32 = 245, "SeeCaptureMargin", 0..=1000;
 
     /// Late move pruning: when `depth <= lmp_max_depth`, once
     /// `lmp_base + (depth * depth >> s)` quiet moves have been searched (`s = 0` if
@@ -112,22 +158,51 @@ search_knobs! {
     /// See `lmp_base`.
     lmp_max_depth: i32 = 6, "LmpMaxDepth", 0..=12;
 
-    /// Late move reductions: a quiet move, not a check, at a node not in check, with
-    /// `depth >= lmr_min_depth` and at least `lmr_min_moves` moves searched before it, is
-    /// searched first with the null window at `new_depth - r`, `r = LMR[depth][searched] -
-    /// pv_node + !improving - killer - history / lmr_history_divisor` clamped to `[0,
-    /// new_depth - 1]`, where `LMR[d][m] = trunc(clamp(lmr_base / 100 + ln d * ln m /
-    /// (lmr_divisor / 100), 0, LMR_TABLE_MAX))` and `history` is the move's butterfly,
-    /// counter-move and follow-up history summed, as the move ordering reads it.
-    lmr_min_moves: usize = 3, "LmrMinMoves", 1..=16;
+    /// Late move reductions: the `m`-th move of a node (`m > lmr_min_moves`, one more at
+    /// a principal-variation node of the first two plies) with `depth >= lmr_min_depth`
+    /// is searched first with the null window at `clamp(new_depth - r, 1, new_depth + 1)`
+    /// (a capture only when the node is not on a principal variation, or is an expected
+    /// cut node after a late move). In 1/1024 plies, `t = L(depth) * L(m)`, where `L(i) =
+    /// trunc(lmr_scale / 100 * ln i)`, and `r = (t + lmr_base - 1024 * window /
+    /// root_window) / 1024 + (!improving && t > lmr_not_improving)`, then adjusted in
+    /// plies by the node's kind (the constants `LMR_*` of `params.rs`), and `r -=
+    /// (history - lmr_stat_offset) / lmr_history_divisor`, where `history` is twice the
+    /// move's butterfly history plus its counter-move and follow-up histories (0 for a
+    /// capture).
+    lmr_min_moves: usize = 1, "LmrMinMoves", 1..=16;
     /// See `lmr_min_moves`.
-    lmr_min_depth: i32 = 3, "LmrMinDepth", 2..=12;
-    /// See `lmr_min_moves`: the table's constant term, in hundredths of a ply.
-    lmr_base: i32 = 75, "LmrBase", 0..=300;
-    /// See `lmr_min_moves`: the table's divisor of `ln d * ln m`, in hundredths.
-    lmr_divisor: i32 = 225, "LmrDivisor", 100..=600;
-    /// See `lmr_min_moves`: a history of this much takes one ply off the reduction.
-    lmr_history_divisor: i32 = 6000, "LmrHistoryDivisor", 1000..=32000;
+    lmr_min_depth: i32 = 2, "LmrMinDepth", 2..=12;
+    /// See `lmr_min_moves`: the factors' scale, in hundredths.
+    lmr_scale: i32 = 2454, "LmrScale", 1000..=4000;
+    /// See `lmr_min_moves`: the reduction's constant term, in 1/1024 plies.
+    lmr_base: i32 = 1237, "LmrBase", 0..=3000;
+    /// See `lmr_min_moves`: above this product of the factors a node that is not
+    /// improving reduces one ply more.
+    lmr_not_improving: i32 = 886, "LmrNotImproving", 0..=4000;
+    /// See `lmr_min_moves`: the history that counts as neutral.
+    lmr_stat_offset: i32 = 4000, "LmrStatOffset", 0..=20000;
+    /// See `lmr_min_moves`: a history of this much (above the offset) takes one ply off
+    /// the reduction.
+    lmr_history_divisor: i32 = 7000, "LmrHistoryDivisor", 1000..=32000;
+    /// See `lmr_min_moves`: at a node that is or was on a principal variation (and not
+    /// likely to fail low) `r -= 1 + lmr_tt_pv / (5 + depth)`.
+    lmr_tt_pv: i32 = 22, "LmrTtPv", 0..=60;
+    /// See `lmr_min_moves`: at an expected cut node `r += lmr_cut_node_base + lmr_cut_node
+    /// / (7 + depth)`.
+    lmr_cut_node_base: i32 = 2, "LmrCutNodeBase", 0..=4;
+    /// See `lmr_cut_node_base`.
+    lmr_cut_node: i32 = 21, "LmrCutNode", 0..=60;
+    /// See `lmr_min_moves`: at a principal-variation node `r -= 1 + lmr_pv / (2 + depth)`.
+    lmr_pv: i32 = 17, "LmrPv", 0..=60;
+    /// See `lmr_min_moves`: whether moves that give check are reduced (1) or not (0).
+    lmr_checks: i32 = 1, "LmrChecks", 0..=1;
+    /// See `lmr_min_moves`: how many plies a negative reduction may add to `new_depth`.
+    lmr_max_extension: i32 = 1, "LmrMaxExtension", 0..=1;
+
+    /// A move that gives check is searched a ply deeper when the node's depth is at least
+    /// `check_extension_min_depth` (and the node less than two thirds of the deepest ply
+    /// from the root).
+    check_extension_min_depth: i32 = 0, "CheckExtensionMinDepth", 0..=20;
 
     // ---------------------------------------------------------------------------------
     // Quiescence search (searcher.rs)

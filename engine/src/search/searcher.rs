@@ -8,11 +8,12 @@
 
 mod alpha_beta;
 mod quiescence;
+mod statistics;
 
 use std::sync::Arc;
 
 use super::eval_cache::EvalCache;
-use super::heuristics::Heuristics;
+use super::heuristics::{Continuation, Heuristics};
 use super::limits::{Budget, Control};
 use super::params::*;
 use super::picker::{MovePicker, PickerBuffers};
@@ -40,33 +41,66 @@ pub(super) fn ply_entry(pos: &Position, mv: Option<Move>, gave_check: bool) -> P
     }
 }
 
-/// Late move reduction table, `[depth][moves searched]`, built from the parameters'
-/// `lmr_base` and `lmr_divisor` (the formula is at
-/// [`SearchParams::lmr_min_moves`]).
-fn lmr_table(params: &SearchParams) -> Vec<[u8; LMR_TABLE_MOVES]> {
-    let base = f64::from(params.lmr_base) / 100.0;
-    let divisor = f64::from(params.lmr_divisor) / 100.0;
-    (0..MAX_PLY)
-        .map(|depth| {
-            let mut row = [0u8; LMR_TABLE_MOVES];
-            for (moves, r) in row.iter_mut().enumerate() {
-                if depth > 0 && moves > 0 {
-                    let value = base + (depth as f64).ln() * (moves as f64).ln() / divisor;
-                    *r = value.clamp(0.0, LMR_TABLE_MAX) as u8;
-                }
-            }
-            row
-        })
-        .collect()
+/// The late move reduction factors: entry `i` is `lmr_scale / 100 * ln i` (in 1/1024
+/// plies' square root, as it were: a reduction multiplies the factor of the depth and of
+/// the move count; the formula is at [`SearchParams::lmr_min_moves`]).
+fn lmr_table(params: &SearchParams) -> [i32; LMR_TABLE_SIZE] {
+    let scale = f64::from(params.lmr_scale) / 100.0;
+    std::array::from_fn(|i| {
+        if i == 0 {
+            0
+        } else {
+            (scale * (i as f64).ln()) as i32
+        }
+    })
 }
 
+/// The frames of a line: one per ply, and room for the plies that nodes at `MAX_PLY`
+/// write ahead.
+const FRAMES: usize = MAX_PLY + 4;
+
 /// Per-ply state of the current path.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Frame {
     eval: i32,
+    /// How many moves the node at this ply has searched so far (counting the one being
+    /// searched).
+    move_count: usize,
+    /// How many of the children of the node at this ply failed high in a row.
+    cutoff_count: u32,
+    /// The history of the move being searched at this ply, as late move reductions read
+    /// it (less an offset).
+    stat_score: i32,
+    /// The move being searched at this ply (`None` for a null move).
+    mv: Option<Move>,
+    /// Whether that move is a capture.
+    captured: bool,
+    /// The node's continuation rows (where its quiet moves' histories are).
+    cont: Continuation,
+    /// Whether the node is in check.
+    checked: bool,
+    /// Whether the node found its position in the table.
+    tt_hit: bool,
     /// The piece that the move being searched at this ply moves, and its destination:
     /// the key of the continuation history of the plies below (`None` for a null move).
     moved: Option<(Piece, Square)>,
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            eval: 0,
+            moved: None,
+            move_count: 0,
+            cutoff_count: 0,
+            stat_score: 0,
+            mv: None,
+            captured: false,
+            cont: Continuation::NONE,
+            checked: false,
+            tt_hit: false,
+        }
+    }
 }
 
 /// Everything one search thread owns. The table and the heuristics live across
@@ -91,14 +125,21 @@ pub struct Searcher {
     /// The move and undo record that produced each entry of `path` after the first
     /// (`None` for a null move), to rebuild the positions of a cycle when judging it.
     pub(super) line: Vec<Option<(Move, crate::board::Undo)>>,
-    frames: Vec<Frame>,
+    /// One frame per ply of the line and a few beyond (nodes write two plies ahead); a
+    /// fixed length, so that the bounds of the many reads of a node are known to the
+    /// compiler from its first.
+    frames: Box<[Frame; FRAMES]>,
     pv: Vec<Vec<Move>>,
     /// The margins, reductions and thresholds in use.
     pub(super) params: SearchParams,
     /// Whether `params` are the defaults (see `knobs`).
     default_params: bool,
-    /// Late move reductions by depth and moves searched, from `params`.
-    lmr: Vec<[u8; LMR_TABLE_MOVES]>,
+    /// Late move reduction factors, from `params`.
+    /// (An array: its indices are clamped to its length, so they need no bounds check.)
+    lmr: [i32; LMR_TABLE_SIZE],
+    /// The width of the root's window in this iteration (late move reductions reduce
+    /// less at nodes whose window is a larger share of it).
+    pub(super) root_delta: i32,
     pub(super) nodes: u64,
     pub(super) sel_depth: usize,
     pub(super) node_limit: u64,
@@ -113,6 +154,9 @@ pub struct Searcher {
     /// The quiet moves tried at the node of each ply (for history updates), kept so
     /// that no node allocates its own list.
     tried_quiets: Vec<Vec<(Move, Piece)>>,
+    /// The captures tried at the node of each ply (mover, square, victim), for the
+    /// capture history.
+    tried_captures: Vec<Vec<(Piece, Square, PieceKind)>>,
 }
 
 impl Searcher {
@@ -132,11 +176,12 @@ impl Searcher {
             path: Vec::with_capacity(1024),
             window_start: 0,
             line: Vec::with_capacity(1024),
-            frames: vec![Frame::default(); MAX_PLY + 4],
+            frames: Box::new([Frame::default(); FRAMES]),
             pv: (0..MAX_PLY + 4)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             lmr: lmr_table(&params),
+            root_delta: 1,
             params,
             default_params: true,
             nodes: 0,
@@ -154,7 +199,16 @@ impl Searcher {
             tried_quiets: (0..MAX_PLY + 4)
                 .map(|_| Vec::with_capacity(MAX_MOVES))
                 .collect(),
+            tried_captures: (0..MAX_PLY + 4)
+                .map(|_| Vec::with_capacity(MAX_MOVES))
+                .collect(),
         }
+    }
+
+    /// Forgets the path of the last search: what a node reads of the plies above it
+    /// (their evaluations, move counts, histories) is written by this search only.
+    pub(super) fn reset_frames(&mut self) {
+        self.frames.fill(Frame::default());
     }
 
     /// Forgets everything learnt (new game).
@@ -303,9 +357,9 @@ impl Searcher {
     }
 
     /// Plays a move of the main search; `prefetch` says whether to fetch the child's
-    /// table cluster now: the child will probe the table (a child left with no depth goes
-    /// straight to the quiescence search, which does not) and its cluster was not
-    /// fetched when the move came up (see `fetch_early` in `search`).
+    /// table cluster now: its cluster was not fetched when the move came up (see
+    /// `fetch_early` in `search`). Every child probes the table, a child left with no
+    /// depth too (the quiescence search probes it).
     #[inline]
     fn play(&mut self, m: Move, check: bool, prefetch: bool) -> crate::board::Undo {
         let undo = self.pos.make_move(m);
@@ -314,7 +368,7 @@ impl Searcher {
         // the move, rather than computed ahead with `key_after`. A load the child never
         // uses would only take a line of the cache and a slot of the memory queue.
         if prefetch {
-            self.tt.prefetch(self.pos.key());
+            self.fetch_node(self.pos.key());
         }
         self.nodes += 1;
         self.path.push(ply_entry(&self.pos, Some(m), check));
@@ -322,18 +376,29 @@ impl Searcher {
         undo
     }
 
+    /// Fetches what the node of `key` will read first: its table cluster, and the slot
+    /// of the evaluation cache where the evaluation levels that build attack maps look
+    /// its evaluation up when the table does not have it.
+    #[inline]
+    pub(super) fn fetch_node(&self, key: u64) {
+        self.tt.prefetch(key);
+        if self.nnue.is_none() && self.evaluator.builds_attack_maps() {
+            self.eval_cache.prefetch(key);
+        }
+    }
+
     /// Fetches the table cluster of the child that a picked move leads to (nothing when
     /// no move was picked), ahead of the child's probe.
     #[inline]
     fn fetch_child(&self, picked: Option<(Move, i32)>) {
         if let Some((m, _)) = picked {
-            self.tt.prefetch(self.pos.key_after(m));
+            self.fetch_node(self.pos.key_after(m));
         }
     }
 
-    /// [`Self::play`] inside the quiescence search, whose nodes neither judge
-    /// repetitions nor probe the table: the move is made and counted, no more (take it
-    /// back with `unmake_move` alone).
+    /// [`Self::play`] inside the quiescence search, whose nodes do not judge
+    /// repetitions: the move is made and counted, no more (take it back with
+    /// `unmake_move` alone; the caller fetches the child's table cluster).
     #[inline]
     fn play_in_quiescence(&mut self, m: Move) -> crate::board::Undo {
         self.nodes += 1;
@@ -460,9 +525,9 @@ impl Searcher {
     pub(super) fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
         let checked = self.root_in_check;
         if self.default_params {
-            self.search::<true>(alpha, beta, depth, 0, checked)
+            self.search::<true>(alpha, beta, depth, 0, checked, false)
         } else {
-            self.search::<false>(alpha, beta, depth, 0, checked)
+            self.search::<false>(alpha, beta, depth, 0, checked, false)
         }
     }
 

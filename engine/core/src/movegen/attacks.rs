@@ -323,17 +323,32 @@ pub fn king_attackers(k: Square, occ: BitBoard, by: &Attackers) -> BitBoard {
 #[inline]
 pub fn attackers_to(pos: &Position, sq: Square, by: Color, occ: BitBoard) -> BitBoard {
     let piece = |kind: PieceKind| pos.pieces_of(by, kind) & occ;
-    let mut found = PAWN_ATTACKERS[by.index()][sq.index()] & piece(PieceKind::Pawn);
-    found |= KING_STEPS[sq.index()] & piece(PieceKind::King);
-    found |= ADVISOR_STEPS[sq.index()] & piece(PieceKind::Advisor);
-    found |= elephant_attacks(sq, occ) & piece(PieceKind::Elephant);
-    for step in &HORSE_ATTACKERS[sq.index()] {
-        if !occ.has(step.block) {
-            found |= step.targets & piece(PieceKind::Horse);
+    let i = sq.index();
+    let mut found = PAWN_ATTACKERS[by.index()][i] & piece(PieceKind::Pawn);
+    found |= KING_STEPS[i] & piece(PieceKind::King);
+    found |= ADVISOR_STEPS[i] & piece(PieceKind::Advisor);
+    // Elephant and horse moves are symmetric: their eyes and legs are looked at only when
+    // one is within reach.
+    let elephants = piece(PieceKind::Elephant);
+    if (ELEPHANT_REACH[i] & elephants).any() {
+        found |= elephant_attacks(sq, occ) & elephants;
+    }
+    let horses = piece(PieceKind::Horse);
+    if (HORSE_REACH[i] & horses).any() {
+        for step in &HORSE_ATTACKERS[i] {
+            if !occ.has(step.block) {
+                found |= step.targets & horses;
+            }
         }
     }
-    found |= rook_attacks(sq, occ) & piece(PieceKind::Rook);
-    found |= cannon_moves(sq, occ).1 & piece(PieceKind::Cannon);
+    // Each line scanned once for a rook (its first piece) and a cannon (its second).
+    let (rooks, cannons) = (piece(PieceKind::Rook).0, piece(PieceKind::Cannon).0);
+    if rooks | cannons != 0 {
+        found.0 |= line_attackers::<0>(sq, occ, rooks, cannons)
+            | line_attackers::<1>(sq, occ, rooks, cannons)
+            | line_attackers::<2>(sq, occ, rooks, cannons)
+            | line_attackers::<3>(sq, occ, rooks, cannons);
+    }
     found
 }
 
