@@ -394,6 +394,23 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     assert_eq!(page.figure("elo"), elo);
     assert_eq!(page.figure("llr"), llr);
     assert_eq!(page.figure("verdict"), expected);
+    // The Elo chart's axis ignores the first pairs' degenerate intervals: no number on
+    // it beyond its ±400 limit (and its pad), whatever the first pairs read.
+    let ticks = page.eval(
+        "[...document.querySelectorAll('svg[aria-label$=\"Elo over pairs\"] text')]\
+         .map(t => t.textContent.trim()).filter(t => /^[-+\u{2212}]?[0-9]+(\\.[0-9]+)?$/.test(t))\
+         .map(t => Math.abs(parseFloat(t.replace('\u{2212}', '-'))))",
+    );
+    let ticks: Vec<f64> = ticks
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_f64)
+        .collect();
+    assert!(
+        !ticks.is_empty() && ticks.iter().all(|t| *t <= 430.0),
+        "the Elo chart's numbers: {ticks:?}"
+    );
     let updates = page.eval("Number(document.documentElement.dataset.updates)");
     assert!(
         updates.as_u64().unwrap_or(0) >= 2,
