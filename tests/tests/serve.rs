@@ -22,6 +22,11 @@ use serde_json::{json, Value};
 const HOSTILE: &str = "</script><script>alert(1)</script>";
 /// An opening name with both quotes and markup.
 const QUOTED: &str = "Cannon \"double\" 'single' <b>bold</b>";
+/// A description (`tournament.description`) that would end the page's script and run
+/// one of its own if a page put it in its markup.
+const DESCRIPTION: &str = "LMR tweak </script><script>alert(2)</script> & \"more\"";
+/// A submitter name (`submit --submitter`) with markup.
+const SUBMITTER: &str = "ann <i>lead</i>";
 
 /// A cluster with the reader role `xq_reader` (password `reader-secret`) granted.
 fn cluster_with_reader() -> Cluster {
@@ -61,6 +66,7 @@ fn config(dir: &Path, pairs: u32, sleep_ms: u32) -> PathBuf {
 pairs = {pairs}
 concurrency = 1
 seed = 3
+description = "{description}"
 
 [time]
 depth = 1
@@ -89,14 +95,16 @@ command = ["{engine}"{slow}]
         openings = openings.display(),
         out = dir.join("out").display(),
         name = HOSTILE.replace('"', "\\\""),
+        description = DESCRIPTION.replace('"', "\\\""),
     );
     let path = dir.join("run.toml");
     std::fs::write(&path, text).expect("write config");
     path
 }
 
-/// A screenshot of `url` into `file`, by Chromium once its scripts ran.
-fn screenshot(url: &str, file: &Path) {
+/// A screenshot of `url` into `file`, `width` pixels wide, by Chromium once its
+/// scripts ran.
+fn screenshot(url: &str, file: &Path, width: u32) {
     let profile = scratch("chromium-shot");
     let out = Command::new("chromium")
         .args([
@@ -106,7 +114,7 @@ fn screenshot(url: &str, file: &Path) {
             "--disable-dev-shm-usage",
             "--hide-scrollbars",
             "--virtual-time-budget=3000",
-            "--window-size=1200,1500",
+            &format!("--window-size={width},1400"),
             &format!("--user-data-dir={}", profile.path().display()),
             &format!("--screenshot={}", file.display()),
             url,
@@ -147,6 +155,146 @@ fn figures_of(state: &Value) -> (String, String, String) {
     )
 }
 
+/// The widths every changed page is looked at: a laptop's, a desktop's, a phone's.
+const WIDTHS: [u32; 3] = [1280, 1920, 390];
+
+/// The screenshots of `url` at each of [`WIDTHS`], as `{name}-{width}.png`.
+fn screenshots(url: &str, dir: &Path, name: &str) {
+    for width in WIDTHS {
+        screenshot(url, &dir.join(format!("{name}-{width}.png")), width);
+    }
+}
+
+/// The first 12 hex digits of the SHA-256 of `file`, as `sha256sum` says.
+fn build_of(file: &Path) -> String {
+    let out = Command::new("sha256sum")
+        .arg(file)
+        .output()
+        .expect("run sha256sum");
+    String::from_utf8_lossy(&out.stdout)[..12].to_owned()
+}
+
+/// In the page, the words of `selector`'s text that a line break cut in two, and the
+/// elements that stick out of their box: none at any width. A word is letters and
+/// digits, with the points and commas inside a number (`finished`, `4.29`, `1,000`);
+/// markup-like names (`</script><script>`) may wrap where the Unicode line-breaking
+/// rules allow, between their words.
+const BROKEN_WORDS: &str = r#"(selector) => {
+  const bad = [];
+  const root = document.querySelector(selector);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const re = /[\p{L}\p{N}]+(?:[.,:][\p{L}\p{N}]+)*/gu;
+    let m;
+    while ((m = re.exec(node.data)) !== null) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) bad.push('broken: ' + m[0]);
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push('page overflows');
+  if (root.scrollWidth > root.parentElement.clientWidth + 1) bad.push('table overflows');
+  return bad.join(' | ');
+}"#;
+
+/// The runs list's row of run `id` against `status --json`'s `state`: its result box
+/// (colour, LLR, Elo, games, W/D/L, pentanomial counts), description, submitter and
+/// builds; and at each width no word cut and the table across the page.
+fn check_runs_list(list: &mut Browser, id: &str, state: &Value, build: &str) {
+    let row = format!("#runs tr[data-run=\"{id}\"]");
+    let class = match (state["verdict"].as_str(), state["state"].as_str()) {
+        (Some("H1"), _) => "h1",
+        (Some("H0"), _) => "h0",
+        (_, Some("open")) => "running",
+        (_, Some("cancelled" | "aborted")) => "cancelled",
+        _ => "ended",
+    };
+    let q = |list: &mut Browser, js: &str| list.eval(&js.replace("ROW", &row));
+    assert_eq!(
+        q(list, "document.querySelector('ROW .result').dataset.result"),
+        class
+    );
+    let colour = match class {
+        "h1" => "rgb(220, 252, 231)",
+        "h0" => "rgb(254, 226, 226)",
+        "running" => "rgb(254, 249, 195)",
+        _ => "rgb(243, 244, 246)",
+    };
+    assert_eq!(
+        q(
+            list,
+            "getComputedStyle(document.querySelector('ROW .result')).backgroundColor"
+        ),
+        colour
+    );
+    let lines = q(
+        list,
+        "[...document.querySelectorAll('ROW .result > div')].map(d => d.textContent)",
+    );
+    let lines: Vec<&str> = lines
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let (games, elo, llr) = figures_of(state);
+    let p = |k: &str| state[k].as_f64().unwrap_or(f64::NAN);
+    let penta: Vec<String> = state["penta"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(Value::to_string)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            format!("LLR {llr} ({:.2}, {:.2})", p("llr_lower"), p("llr_upper")),
+            format!("Elo {elo}"),
+            format!(
+                "Games {games}: W {} D {} L {}",
+                state["wins"], state["draws"], state["losses"]
+            ),
+            format!("Ptnml(0-2) {}", penta.join(", ")),
+        ]
+    );
+    assert_eq!(
+        q(list, "document.querySelector('ROW .desc').textContent"),
+        DESCRIPTION
+    );
+    assert_eq!(
+        q(list, "document.querySelector('ROW .by').textContent"),
+        format!("by {SUBMITTER}")
+    );
+    assert_eq!(
+        q(
+            list,
+            "[...document.querySelectorAll('ROW code.build')].map(c => c.textContent).join(',')"
+        ),
+        format!("{build},{build}")
+    );
+    for width in WIDTHS {
+        list.width(width);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            list.eval(&format!("({BROKEN_WORDS})('#runs')")),
+            "",
+            "at {width} px"
+        );
+        if width >= 1280 {
+            let share = list.eval(
+                "document.querySelector('#runs').getBoundingClientRect().width / window.innerWidth",
+            );
+            assert!(
+                share.as_f64().unwrap_or(0.0) > 0.9,
+                "the table across the page at {width} px: {share}"
+            );
+        }
+    }
+    list.width(1200);
+}
+
 #[test]
 fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     let dir = scratch("serve-live");
@@ -154,7 +302,7 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     let id = submit(
         &cluster,
         &config(dir.path(), 40, 15),
-        &["--batch-pairs", "1"],
+        &["--batch-pairs", "1", "--submitter", SUBMITTER],
     );
     let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
     let url = format!("{}/runs/{id}", served.base);
@@ -169,6 +317,34 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     page.eval("window.openedOnce = true");
     let first = page.figure("games");
     assert_eq!(first, "0", "no game yet");
+    // A stored open run is said live, not as a local folder without summary.json.
+    assert_eq!(
+        page.eval("document.querySelector('header .status').textContent"),
+        "RUNNING"
+    );
+    let words = page.eval("document.querySelector('header .status-text').textContent");
+    assert!(
+        words
+            .as_str()
+            .is_some_and(|w| w.starts_with("open: the workers are playing it, 0 of 40 pairs done")),
+        "{words}"
+    );
+    // What the run is: its description and submitter as text, each engine's build.
+    assert_eq!(
+        page.eval("document.querySelector('#about [data-k=description]').textContent"),
+        DESCRIPTION
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#about [data-k=submitter] .who').textContent"),
+        SUBMITTER
+    );
+    let build = build_of(&fault_engine());
+    assert_eq!(
+        page.eval(
+            "[...document.querySelectorAll('#about code.build')].map(c => c.textContent).join(',')"
+        ),
+        format!("{build},{build}")
+    );
 
     let workers: Vec<Child> = ["w1", "w2"]
         .iter()
@@ -218,10 +394,51 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     assert_eq!(page.figure("elo"), elo);
     assert_eq!(page.figure("llr"), llr);
     assert_eq!(page.figure("verdict"), expected);
+    // The Elo chart's axis ignores the first pairs' degenerate intervals: no number on
+    // it beyond its ±400 limit (and its pad), whatever the first pairs read.
+    let ticks = page.eval(
+        "[...document.querySelectorAll('svg[aria-label$=\"Elo over pairs\"] text')]\
+         .map(t => t.textContent.trim()).filter(t => /^[-+\u{2212}]?[0-9]+(\\.[0-9]+)?$/.test(t))\
+         .map(t => Math.abs(parseFloat(t.replace('\u{2212}', '-'))))",
+    );
+    let ticks: Vec<f64> = ticks
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_f64)
+        .collect();
+    assert!(
+        !ticks.is_empty() && ticks.iter().all(|t| *t <= 430.0),
+        "the Elo chart's numbers: {ticks:?}"
+    );
     let updates = page.eval("Number(document.documentElement.dataset.updates)");
     assert!(
         updates.as_u64().unwrap_or(0) >= 2,
         "updated in place: {updates}"
+    );
+
+    // `status --json` and its text say what the run is.
+    assert_eq!(state["description"], DESCRIPTION);
+    assert_eq!(state["submitter"], SUBMITTER);
+    assert_eq!(
+        state["engines"],
+        json!([{"name": HOSTILE, "build": build}, {"name": "b", "build": build}])
+    );
+    let (code, out, err) = runner(&["status", "--db", &cluster.url("xq_worker"), &id]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!("\nDescription: {DESCRIPTION}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("\nSubmitted by: {SUBMITTER}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "\nEngines: {HOSTILE} (build {build}), b (build {build})\n"
+        )),
+        "{out}"
     );
 
     // Its JSON is `status --json`'s, number for number.
@@ -229,7 +446,17 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     assert_eq!(code, 200);
     let api: Value = serde_json::from_str(&body).expect("JSON");
     for key in [
-        "games", "pairs", "penta", "elo", "elo_ci95", "llr", "verdict", "state",
+        "games",
+        "pairs",
+        "penta",
+        "elo",
+        "elo_ci95",
+        "llr",
+        "verdict",
+        "state",
+        "description",
+        "submitter",
+        "engines",
     ] {
         assert_eq!(api[key], state[key], "{key}");
     }
@@ -291,6 +518,21 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
         "document.getElementById('live').textContent.startsWith('database unreachable')",
         Duration::from_secs(30),
     );
+    // A fresh load meanwhile: the page's frame saying so (503), not a bare line; it
+    // draws the page once the database is back.
+    let (code, _, body) = get(&served.base, &format!("/runs/{id}"));
+    assert_eq!(code, 503, "{body}");
+    assert!(
+        body.contains("<nav class=\"top\">") && body.contains("data-down=\"1\""),
+        "{body}"
+    );
+    let mut fresh = Browser::open(&url);
+    fresh.wait(
+        "the frame saying the database is away",
+        "document.getElementById('down') !== null && \
+         document.getElementById('live').textContent.startsWith('database unreachable')",
+        Duration::from_secs(30),
+    );
     std::thread::sleep(Duration::from_secs(3));
     cluster.launch();
     page.wait(
@@ -298,6 +540,13 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
         "document.getElementById('live').textContent.startsWith('live: updated')",
         Duration::from_secs(30),
     );
+    fresh.wait(
+        "the fresh page drawn once the database is back",
+        "document.querySelector('[data-k=games]') !== null && \
+         document.getElementById('down') === null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(fresh.figure("games"), games);
     let mut served = served;
     assert!(
         served.child.try_wait().ok().flatten().is_none(),
@@ -320,9 +569,17 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
         )),
         Value::Bool(true)
     );
+    assert_eq!(
+        list.eval(&format!(
+            "document.querySelector('#runs tbody').textContent.includes({})",
+            json!(DESCRIPTION)
+        )),
+        Value::Bool(true)
+    );
+    check_runs_list(&mut list, &id, &state, &build);
     let shots = shots(dir.path());
-    screenshot(&format!("{}/", served.base), &shots.join("serve-runs.png"));
-    screenshot(&url, &shots.join("serve-run.png"));
+    screenshots(&format!("{}/", served.base), &shots, "serve-runs");
+    screenshots(&url, &shots, "serve-run");
 }
 
 #[test]
@@ -453,5 +710,9 @@ fn a_tune_page_has_one_chart_per_parameter() {
     );
     let charts = page.eval("[...document.querySelectorAll('svg')].filter(s => (s.getAttribute('aria-label')||'').includes('skill')).length");
     assert_eq!(charts, 1, "one chart for the one parameter");
-    screenshot(&url, &shots(dir.path()).join("serve-tune.png"));
+    // Submitted without --submitter: this OS user and machine.
+    let who = page.eval("document.querySelector('#about [data-k=submitter] .who').textContent");
+    assert!(who.as_str().is_some_and(|w| w.contains('@')), "{who}");
+    assert_eq!(status(&cluster, &id)["submitter"], who);
+    screenshots(&url, &shots(dir.path()), "serve-tune");
 }

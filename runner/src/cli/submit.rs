@@ -44,9 +44,20 @@ pub struct SubmitArgs {
     /// The largest file the run may carry (bytes, or with KB, MB, GB).
     #[arg(long, value_name = "SIZE", default_value = "256MB", value_parser = parse_size)]
     pub max_artifact: u64,
+    /// Who asks for the run, as the pages and `status` name them (one line, at most
+    /// 100 characters); default: this OS user and machine, `user@host`.
+    #[arg(long, value_name = "NAME", value_parser = crate::fleet::submitter::given)]
+    pub submitter: Option<String>,
 }
 
 impl SubmitArgs {
+    /// Records `--submitter` in `new`, when given.
+    pub(crate) fn sign(&self, new: &mut crate::store::pg::runs::NewRun) {
+        if let Some(name) = &self.submitter {
+            new.submitter = Some(name.clone());
+        }
+    }
+
     /// What the run carries.
     #[must_use]
     pub fn uploads(&self) -> UploadPolicy {
@@ -129,13 +140,14 @@ pub fn run(args: &SubmitArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let new = match new_run(&loaded, args.batch_pairs, args.uploads()) {
+    let mut new = match new_run(&loaded, args.batch_pairs, args.uploads()) {
         Ok(new) => new,
         Err(e) => {
             eprintln!("error: {e}");
             return exit::USAGE;
         }
     };
+    args.sign(&mut new);
     if args.dry_run {
         crate::stdout::line(describe(&new, "pairs"));
         return exit::OK;

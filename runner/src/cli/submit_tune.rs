@@ -38,7 +38,8 @@ pub fn run(args: &SubmitArgs) -> u8 {
     };
     runtime.block_on(async {
         let stored = async {
-            let (new, state) = new_run(&mut tune, args.batch_pairs, args.uploads()).await?;
+            let (mut new, state) = new_run(&mut tune, args.batch_pairs, args.uploads()).await?;
+            args.sign(&mut new);
             let mut db = Db::connect(&target).await.map_err(|e| e.to_string())?;
             init(&mut db).await?;
             let id = db.submit_tune(&new, &state).await.map_err(|e| {

@@ -329,11 +329,12 @@ fn default_dir_name(name: &str) -> String {
 /// Keys that do not change which games a run plays: how fast it plays them, how long it
 /// goes on, where and how it reports. A run resumed, extended or moved to another folder
 /// with other values of these is the same run.
-const NOT_IDENTITY: [(&str, &str); 9] = [
+const NOT_IDENTITY: [(&str, &str); 10] = [
     ("tournament", "concurrency"),
     ("tournament", "pairs"),
     ("tournament", "games"),
     ("tournament", "event"),
+    ("tournament", "description"),
     ("tournament", "affinity"),
     ("faults", "max_crashes"),
     ("faults", "max_time_losses"),

@@ -170,6 +170,8 @@ pub struct Plan {
     pub affinity: bool,
     pub seed: u64,
     pub event: String,
+    /// What the run tests, one line (`tournament.description`).
+    pub description: Option<String>,
     pub openings: Option<OpeningsPlan>,
     pub settings: GameSettings,
     pub sprt: Option<Sprt>,

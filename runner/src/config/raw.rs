@@ -46,6 +46,8 @@ pub struct RawTournament {
     pub seed: Option<u64>,
     /// PGN `Event` tag.
     pub event: Option<String>,
+    /// What the run tests, in a line (shown by `status` and `serve`).
+    pub description: Option<String>,
     /// Pin each game's engines to a core of their own (Linux); fastchess `-use-affinity`.
     pub affinity: Option<bool>,
 }

@@ -10,7 +10,9 @@
 //! | `match_batches.rs` | a match run's batches back to back on the slot pool (`crate::play`): the next claimed before the last pair, submits while the slots play |
 //! | `worker.rs` | the worker loop: claim, play, renew, submit, retry, stop |
 //! | `submit.rs` | storing a run |
+//! | `submitter.rs` | who submits it (`--submitter`, else `user@host`) |
 //! | `status.rs` | the state of a run, as text or JSON |
+//! | `about.rs` | what a run tests, who asked for it, each engine's build |
 //! | `report.rs` | a run's games and counts written as a run folder |
 //! | `verify.rs` | every stored game replayed with the rules judge, findings by worker |
 //! | `fit.rs` | whether each worker's pairs fit the rest (fishtest's residuals), its faults per game |
@@ -19,6 +21,7 @@
 //! | `tune_run.rs` | a tune run: stored, made ready, its batches applied to theta, status, report |
 //! | `tune_batch.rs` | one batch of a tune's iterations played and submitted on a worker |
 
+pub(crate) mod about;
 pub(crate) mod cache;
 pub(crate) mod fit;
 mod match_batches;
@@ -29,6 +32,7 @@ pub(crate) mod report;
 pub(crate) mod roles;
 pub(crate) mod status;
 pub(crate) mod submit;
+pub(crate) mod submitter;
 pub(crate) mod tune_batch;
 pub mod tune_run;
 pub(crate) mod uploads;

@@ -217,6 +217,8 @@ mod tests {
             age_s: 1.0,
             kind: "match".to_owned(),
             tune: None,
+            submitter: None,
+            builds: std::collections::BTreeMap::new(),
         }
     }
 

@@ -20,6 +20,9 @@ use crate::store::tracker::{FaultsByReason, GameFacts, Tracker};
 pub struct Status {
     pub id: i64,
     pub title: String,
+    /// Its description, submitter and engines with their builds.
+    #[serde(flatten)]
+    pub about: super::about::About,
     pub state: String,
     pub status: String,
     pub exit_code: Option<u8>,
@@ -151,6 +154,14 @@ pub fn status_of(
     Status {
         id: run.id,
         title: run.title.clone(),
+        about: super::about::About::of(
+            run,
+            &plan
+                .engines
+                .iter()
+                .map(|e| e.spec.name.clone())
+                .collect::<Vec<_>>(),
+        ),
         state: run.state.clone(),
         status: run.status.clone(),
         exit_code: run.exit_code,
@@ -195,6 +206,7 @@ impl Status {
             let _ = write!(out, " {}", printable(&self.status));
         }
         out.push('\n');
+        out.push_str(&self.about.to_text());
         out.push_str(&self.text);
         out.push_str(&pairs_text(
             &self.state,

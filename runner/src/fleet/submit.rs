@@ -38,6 +38,8 @@ pub fn new_run(loaded: &Loaded, batch_pairs: u32, policy: UploadPolicy) -> Resul
         .collect();
     Ok(NewRun {
         title,
+        // `submit --submitter` replaces it.
+        submitter: super::submitter::this_machine(),
         config: loaded.text.clone(),
         config_hash: loaded.hash.clone(),
         openings_fingerprint: openings.map(|o| o.fingerprint),

@@ -136,6 +136,8 @@ pub async fn new_run(
         .collect();
     let run = NewRun {
         title: format!("tune of {}", engine_name(tune)),
+        // `submit --submitter` replaces it.
+        submitter: super::submitter::this_machine(),
         config: tune.config.clone(),
         config_hash: crate::fnv::fnv1a_hex(tune.config.as_bytes()),
         openings_fingerprint,
@@ -210,6 +212,9 @@ pub struct TuneStatus {
     pub id: i64,
     pub kind: &'static str,
     pub title: String,
+    /// Its description, submitter and engine with its build.
+    #[serde(flatten)]
+    pub about: super::about::About,
     pub state: String,
     pub status: String,
     pub exit_code: Option<u8>,
@@ -240,6 +245,7 @@ pub fn status(
         id: run.id,
         kind: "tune",
         title: run.title.clone(),
+        about: super::about::About::of(run, &super::about::About::engine_names(&run.config)),
         state: run.state.clone(),
         status: run.status.clone(),
         exit_code: run.exit_code,
@@ -277,6 +283,7 @@ impl TuneStatus {
             format!(" {}", self.status)
         };
         let mut out = format!("Run {}: {} [{}]{status}\n", self.id, self.title, self.state);
+        out.push_str(&self.about.to_text());
         let _ = writeln!(
             out,
             "Tune: {} of {} iterations applied",

@@ -8,7 +8,9 @@
   var api = document.body.getAttribute("data-api");
   if (!api) return;
   var last = null;
-  var away = false;
+  // A page served while the database was away is its frame alone: drawn whole at the
+  // first answer.
+  var away = document.body.hasAttribute("data-down");
   var updates = 0;
   // Ages tick on every answer; they alone are no reason to draw the page again.
   function settled(key, value) {

@@ -7,7 +7,9 @@
 //! | `fold.rs` | each run's counts and report reading, kept and brought up to date |
 //! | `routes.rs` | what each path answers |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
-//! | `pages.rs` | the runs and workers pages |
+//! | `runs_list.rs`, `result_box.rs` | the runs page, fishtest's list: a row per run, its coloured result box |
+//! | `pages.rs` | the workers page, and the parts the lists share |
+//! | `down.rs` | a page's frame saying the database is away, on a fresh load |
 //! | `run_page.rs` | a run's page: the report of `output::report` (or a tune's), live |
 //! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
 //! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
@@ -15,14 +17,17 @@
 //! | `folder/` | the same pages for the run folders under a local folder (`serve DIR`) |
 
 mod cache;
+mod down;
 mod error;
 mod fold;
 mod folder;
 mod headline;
 mod listing;
 mod pages;
+mod result_box;
 mod routes;
 mod run_page;
+mod runs_list;
 mod shell;
 mod source;
 mod stream;

@@ -1,12 +1,12 @@
-//! The pages listing runs (`/`) and workers (`/workers`): tables in the report's style,
-//! every name escaped, the numbers those of the JSON at `/api/runs` and `/api/workers`.
+//! The workers page (`/workers`) in the report's style, every name escaped, the numbers
+//! those of `/api/workers`; and the small parts every list shares (ages, the LLR bar,
+//! the verdict as said). The runs page is `runs_list.rs`.
 
 use std::fmt::Write as _;
 
-use super::listing::{RunEntry, WorkerEntry, STATES};
+use super::listing::WorkerEntry;
 use super::shell::page;
-use crate::fleet::status::RunState;
-use crate::output::report::{card, escape, fixed, signed};
+use crate::output::report::{card, escape};
 use crate::stats::sprt::Verdict;
 
 /// `3 s`, `4 min`, `2.5 h`, `3.0 d`.
@@ -57,130 +57,6 @@ pub(crate) fn tune_of(params: usize) -> String {
         1 => "tune of 1 parameter".to_owned(),
         n => format!("tune of {n} parameters"),
     }
-}
-
-/// The cells of a run's numbers: pairs, Elo, nElo, LLR, verdict, workers.
-fn run_cells(entry: &RunEntry, out: &mut String) {
-    match &entry.run {
-        Some(RunState::Match(s)) => {
-            let llr = match (s.llr, s.llr_lower, s.llr_upper) {
-                (Some(llr), Some(lo), Some(hi)) => format!(
-                    "{} <span class=\"meta\">{} ({}, {})</span>",
-                    llr_bar(llr, lo, hi),
-                    fixed(llr, 2),
-                    fixed(lo, 2),
-                    fixed(hi, 2)
-                ),
-                _ => "no SPRT".to_owned(),
-            };
-            let verdict =
-                escape(&shown_verdict(s.verdict, &s.state).unwrap_or_else(|| s.status.clone()));
-            let _ = write!(
-                out,
-                "<td class=\"n\">{}/{}</td><td class=\"n\">{} &plusmn; {}</td>\
-                 <td class=\"n\">{} &plusmn; {}</td><td>{llr}</td><td>{verdict}</td><td class=\"n\">{}</td>",
-                s.pairs,
-                s.pairs_total,
-                signed(s.elo, 2),
-                fixed(s.elo_ci95, 2),
-                signed(s.nelo, 2),
-                fixed(s.nelo_ci95, 2),
-                s.workers.len()
-            );
-        }
-        Some(RunState::Tune(t)) => {
-            let _ = write!(
-                out,
-                "<td class=\"n\">{}/{}</td><td colspan=\"3\">{}</td>\
-                 <td>{}</td><td class=\"n\">{}</td>",
-                t.pairs,
-                t.pairs_total,
-                tune_of(t.params.len()),
-                escape(&t.status),
-                t.workers.len()
-            );
-        }
-        None => {
-            let why = entry.error.as_deref().unwrap_or("does not read here");
-            let _ = write!(out, "<td colspan=\"6\">{}</td>", escape(why));
-        }
-    }
-}
-
-/// The runs page.
-pub(crate) fn runs_page(entries: &[RunEntry], state: Option<&str>) -> String {
-    let mut filters = String::from("<p class=\"filters\">Show: ");
-    let current = |s: Option<&str>| {
-        if s == state {
-            " aria-current=\"page\""
-        } else {
-            ""
-        }
-    };
-    let _ = write!(filters, "<a href=\"/\"{}>all</a>", current(None));
-    for s in STATES {
-        let _ = write!(
-            filters,
-            "<a href=\"/?state={s}\"{}>{s}</a>",
-            current(Some(s))
-        );
-    }
-    filters.push_str("</p>");
-    let mut table = String::from(
-        "<table class=\"list\" id=\"runs\"><thead><tr><th>Run</th><th>Engines</th><th>Clock</th>\
-         <th>Pairs</th><th>Elo</th><th>nElo</th><th>LLR</th><th>Verdict</th><th>Workers</th>\
-         <th>Submitted</th></tr></thead><tbody>",
-    );
-    for e in entries {
-        let state = e
-            .run
-            .as_ref()
-            .map_or("?", |r| match r {
-                RunState::Match(s) => s.state.as_str(),
-                RunState::Tune(t) => t.state.as_str(),
-            })
-            .to_owned();
-        let _ = write!(
-            table,
-            "<tr data-run=\"{id}\"><td><a href=\"/runs/{id}\">{id}</a> <span class=\"meta\">{}</span><br>{}</td>\
-             <td>{}</td><td>{}</td>",
-            escape(&state),
-            escape(&e.title),
-            e.engines
-                .iter()
-                .map(|n| escape(n))
-                .collect::<Vec<_>>()
-                .join("<br>"),
-            escape(&e.clock),
-            id = e.id
-        );
-        run_cells(e, &mut table);
-        let _ = write!(
-            table,
-            "<td class=\"n\">{} ago</td></tr>",
-            age(e.submitted_s_ago)
-        );
-    }
-    if entries.is_empty() {
-        table.push_str("<tr><td colspan=\"10\">no runs</td></tr>");
-    }
-    table.push_str("</tbody></table>");
-    let mut body = String::from(
-        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Runs</h1></header>\n",
-    );
-    card(&mut body, "Runs, open first", &format!("{filters}{table}"));
-    let api = match state {
-        Some(s) => format!("/api/runs?state={s}"),
-        None => "/api/runs".to_owned(),
-    };
-    let open = entries
-        .iter()
-        .filter(|e| {
-            matches!(&e.run, Some(RunState::Match(s)) if s.state == "open")
-                || matches!(&e.run, Some(RunState::Tune(t)) if t.state == "open")
-        })
-        .count();
-    page(&format!("{open} open runs \u{b7} xq-runner"), &api, &body)
 }
 
 /// The workers page.

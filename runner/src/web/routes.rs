@@ -8,7 +8,7 @@ use axum::response::{Html, IntoResponse, Response};
 use super::cache::FRESH_FOR;
 use super::error::{run_id, WebError};
 use super::source::Source;
-use super::{listing, pages, run_page, shell, stream};
+use super::{down, listing, pages, run_page, runs_list, shell, stream};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -32,11 +32,16 @@ async fn stored_run(source: &Source, id: &str) -> Result<(Arc<Db>, RunRow), WebE
     Ok((db, run))
 }
 
-/// `/`: the runs.
-pub(crate) async fn runs_page(
-    State(source): App,
-    RawQuery(q): RawQuery,
-) -> Result<Response, WebError> {
+/// `/`: the runs (the page's frame while the database is away).
+pub(crate) async fn runs_page(State(source): App, RawQuery(q): RawQuery) -> Response {
+    let api = match listing::state_filter(q.as_deref()) {
+        Ok(Some(s)) => format!("/api/runs?state={s}"),
+        _ => "/api/runs".to_owned(),
+    };
+    down::framed(runs_answer(&source, q).await, &api)
+}
+
+async fn runs_answer(source: &Source, q: Option<String>) -> Result<Response, WebError> {
     let state = listing::state_filter(q.as_deref())?;
     let key = format!("/?{}", state.as_deref().unwrap_or(""));
     let page = source
@@ -44,7 +49,7 @@ pub(crate) async fn runs_page(
         .answer(&key, FRESH_FOR, || async {
             let db = source.db().await?;
             let entries = listing::runs(&db, &source.folds, state.as_deref()).await?;
-            Ok::<_, WebError>(pages::runs_page(&entries, state.as_deref()))
+            Ok::<_, WebError>(runs_list::runs_page(&entries, state.as_deref()))
         })
         .await?;
     Ok(Html(page.as_str().to_owned()).into_response())
@@ -67,16 +72,18 @@ pub(crate) async fn runs_json(
     Ok(json_answer(&text))
 }
 
-/// `/runs/{id}`: a run's page.
-pub(crate) async fn run_page(
-    State(source): App,
-    Path(id): Path<String>,
-) -> Result<Response, WebError> {
+/// `/runs/{id}`: a run's page (its frame while the database is away).
+pub(crate) async fn run_page(State(source): App, Path(id): Path<String>) -> Response {
+    let api = format!("/api/runs/{}", run_id(&id).unwrap_or(0));
+    down::framed(run_answer(&source, id).await, &api)
+}
+
+async fn run_answer(source: &Source, id: String) -> Result<Response, WebError> {
     let key = format!("/runs/{}", run_id(&id)?);
     let page = source
         .recent
         .answer(&key, FRESH_FOR, || async {
-            let (db, run) = stored_run(&source, &id).await?;
+            let (db, run) = stored_run(source, &id).await?;
             run_page::page(&db, &source.reports, &source.folds, &run).await
         })
         .await?;
@@ -117,8 +124,12 @@ pub(crate) async fn games_jsonl(
     stream::jsonl(db, &run).await
 }
 
-/// `/workers`.
-pub(crate) async fn workers_page(State(source): App) -> Result<Response, WebError> {
+/// `/workers` (its frame while the database is away).
+pub(crate) async fn workers_page(State(source): App) -> Response {
+    down::framed(workers_answer(&source).await, "/api/workers")
+}
+
+async fn workers_answer(source: &Source) -> Result<Response, WebError> {
     let page = source
         .recent
         .answer("/workers", FRESH_FOR, || async {

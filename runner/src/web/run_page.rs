@@ -15,6 +15,7 @@ use super::error::WebError;
 use super::headline::{figure, headline_of};
 use super::pages::age;
 use super::shell::live;
+use crate::fleet::about::About;
 use crate::fleet::status::{Status, WorkerLine};
 use crate::output::report::{escape, fixed, render, HeadReading, RunHead, RunStatus};
 use crate::store::pg::runs::RunRow;
@@ -88,7 +89,8 @@ fn workers_table(workers: &[WorkerLine]) -> String {
 
 /// The live card of a match run.
 fn live_card(s: &Status) -> String {
-    let mut out = headline_of!(s).open_card();
+    let mut out = about_card(&s.about);
+    out.push_str(&headline_of!(s).open_card());
     figure(
         &mut out,
         "in-flight",
@@ -148,6 +150,64 @@ pub(crate) async fn match_page(
     ))
 }
 
+/// A stored run's marker and words while it has no ending (an open run, or one whose
+/// stored ending does not read here): live, not a local folder's "no summary.json".
+fn pending(run: &RunRow) -> (&'static str, String) {
+    if run.is_open() {
+        (
+            "RUNNING",
+            format!(
+                "open: the workers are playing it, {} of {} pairs done; this page follows each batch",
+                run.pairs_done, run.total_pairs
+            ),
+        )
+    } else {
+        ("ENDED", format!("{}: {}", run.state, run.status))
+    }
+}
+
+/// What the run is, above its live card: its description, who submitted it, and its
+/// engines with their builds, every one escaped.
+pub(crate) fn about_card(about: &About) -> String {
+    let mut out = String::from("<section class=\"card about\" id=\"about\">");
+    if let Some(d) = &about.description {
+        let _ = write!(
+            out,
+            "<div class=\"desc\" data-k=\"description\">{}</div>",
+            escape(d)
+        );
+    }
+    if let Some(s) = &about.submitter {
+        let _ = write!(
+            out,
+            "<div data-k=\"submitter\">Submitted by <span class=\"who\">{}</span></div>",
+            escape(s)
+        );
+    }
+    if !about.engines.is_empty() {
+        out.push_str("<div data-k=\"engines\">Engines: ");
+        for (i, e) in about.engines.iter().enumerate() {
+            let build = e.build.as_deref().map_or_else(
+                || " <span class=\"note\">(build not carried)</span>".to_owned(),
+                |b| format!(" <code class=\"build\">{}</code>", escape(b)),
+            );
+            let comma = if i + 1 < about.engines.len() {
+                ", "
+            } else {
+                ""
+            };
+            let _ = write!(
+                out,
+                "<span class=\"engine\">{}{build}</span>{comma}",
+                escape(&e.name)
+            );
+        }
+        out.push_str("</div>");
+    }
+    out.push_str("</section>");
+    out
+}
+
 /// The report of match run `run`, drawn from the reading of its stored games.
 fn report(run: &RunRow, reading: HeadReading) -> Result<String, WebError> {
     let meta = run.meta();
@@ -166,6 +226,8 @@ fn report(run: &RunRow, reading: HeadReading) -> Result<String, WebError> {
         }),
         _ => None,
     };
+    // A stored run has no summary.json: it says what the database says.
+    input.pending = Some(pending(run));
     let (report, _) = render(&input);
     // The report links its PGN beside itself (`games.pgn` in its folder); here it is
     // streamed from the database under the run's path.
@@ -184,8 +246,10 @@ pub(crate) async fn tune_page(db: &Db, run: &RunRow) -> Result<String, WebError>
         .await
         .map_err(WebError::Failed)?;
     let report = crate::tune::report::html(&summary, &records, &run.config);
+    let names = About::engine_names(&run.config);
     let extra = format!(
-        "<p class=\"meta\">Run {id} &middot; {} &middot; <a href=\"/api/runs/{id}\">JSON</a></p>",
+        "{}<p class=\"meta\">Run {id} &middot; {} &middot; <a href=\"/api/runs/{id}\">JSON</a></p>",
+        about_card(&About::of(run, &names)),
         escape(&run.status),
         id = run.id
     );

@@ -25,14 +25,72 @@ const STYLE: &str = "<style>\
     table.list td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
     .filters a{margin-right:10px}\
     #live-run .kpi .value{white-space:normal}\
+    table.list th,table.list td{overflow-wrap:normal;word-break:keep-all}\
+    table.list .meta{word-break:normal}\
+    main:has(#runs){max-width:none}\
+    #runs td.box{width:1%}\
+    .result{border:1px solid;border-radius:6px;padding:5px 10px;font-size:12.5px;line-height:1.45;\
+    font-variant-numeric:tabular-nums;white-space:nowrap}\
+    .result.h1{background:#dcfce7;border-color:#16a34a}\
+    .result.h0{background:#fee2e2;border-color:#dc2626}\
+    .result.running{background:#fef9c3;border-color:#ca8a04}\
+    .result.cancelled,.result.ended{background:#f3f4f6;border-color:#9ca3af}\
+    #runs td.what .line{white-space:nowrap}\
+    #runs .desc{font-weight:600}\
+    #runs .sub{color:var(--muted);font-size:12.5px}\
+    #runs .state,#runs .age{color:var(--muted);font-size:12.5px;margin-left:6px}\
+    code.build{font-size:12px;color:var(--muted);margin-left:4px}\
+    .about{margin:0 0 12px;font-size:14px}\
+    .about .desc{font-size:16px;font-weight:600}\
+    @media (max-width:700px){#runs thead{display:none}\
+    #runs tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}\
+    #runs td,#runs td.box{display:block;border:0;padding:3px 4px;width:auto}\
+    #runs .result{display:inline-block}}\
     </style>";
 
 /// The links and the live line, at the top of `<main>`.
 fn top() -> String {
+    top_saying("", "live: updated every 2 s")
+}
+
+/// The links and a live line of class `class` saying `line`.
+fn top_saying(class: &str, line: &str) -> String {
     format!(
         "{STYLE}<nav class=\"top\"><a href=\"/\">Runs</a><a href=\"/workers\">Workers</a>\
-         <span id=\"live\" role=\"status\">live: updated every 2 s</span></nav>\n"
+         <span id=\"live\" class=\"{class}\" role=\"status\">{}</span></nav>\n",
+        escape(line)
     )
+}
+
+/// The frame of a page while the database is away: the links, the live line saying
+/// so, and `message`; its script polls `api` and, once it answers, draws the page
+/// (`data-down` on the body: see `live.js`).
+pub(crate) fn down_page(api: &str, message: &str) -> String {
+    let mut out = head(&format!("{message} \u{b7} xq-runner"));
+    out.push_str(&top_saying(
+        "down",
+        &format!("{message}: trying again every 2 s"),
+    ));
+    out.push_str(&format!(
+        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>{}</h1></header>\n\
+         <section class=\"card\"><p class=\"note\" id=\"down\">The page shows once the \
+         database answers again; it is asked every 2 s.</p></section>\n",
+        escape(message)
+    ));
+    out.push_str(&foot("xq-runner serve"));
+    // `live` would add a second nav: the frame has its own, saying the outage.
+    match out.split_once("<body>") {
+        Some((before, after)) => format!(
+            "{before}<body data-api=\"{}\" data-down=\"1\">{}",
+            escape(api),
+            after.replacen(
+                "</body>",
+                &format!("<script src=\"{SCRIPT_PATH}\"></script>\n</body>"),
+                1
+            )
+        ),
+        None => out,
+    }
 }
 
 /// A page of `serve` made of `body` (markup), live on the JSON at `api`.
@@ -75,6 +133,18 @@ pub(crate) fn live(report: String, api: &str, extra: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_frame_of_an_outage_says_so_and_polls() {
+        let html = down_page("/api/runs/3", "database unreachable");
+        assert!(
+            html.contains("<body data-api=\"/api/runs/3\" data-down=\"1\">"),
+            "{html}"
+        );
+        assert_eq!(html.matches("<nav class=\"top\">").count(), 1);
+        assert_eq!(html.matches("<script").count(), 1);
+        assert!(html.contains("class=\"down\""), "{html}");
+    }
 
     #[test]
     fn a_page_gets_its_api_the_links_and_the_script_once() {

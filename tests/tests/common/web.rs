@@ -190,10 +190,27 @@ impl Browser {
 
     /// The value of `expression` in the open page.
     pub fn eval(&mut self, expression: &str) -> Value {
+        self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        )["result"]["value"]
+            .clone()
+    }
+
+    /// The page as `width` CSS pixels wide (a phone's 390, a desktop's 1920), laid out
+    /// again at once.
+    pub fn width(&mut self, width: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+        );
+    }
+
+    /// The result of DevTools method `method` with `params`.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
-        let call = json!({"id": id, "method": "Runtime.evaluate",
-            "params": {"expression": expression, "returnByValue": true}});
+        let call = json!({"id": id, "method": method, "params": params});
         self.socket
             .send(tungstenite::Message::text(call.to_string()))
             .expect("send to DevTools");
@@ -204,7 +221,7 @@ impl Browser {
             };
             let answer: Value = serde_json::from_str(text).unwrap_or(Value::Null);
             if answer["id"] == id {
-                return answer["result"]["result"]["value"].clone();
+                return answer["result"].clone();
             }
         }
     }

@@ -101,6 +101,7 @@ pub fn validate(
         affinity: section.affinity,
         seed: section.seed,
         event: section.event,
+        description: section.description,
         openings,
         settings,
         sprt,

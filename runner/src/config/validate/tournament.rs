@@ -1,5 +1,5 @@
 //! `[tournament]`: the kind, how many engines and pairings it may have, and the schedule
-//! (pairs, concurrency, affinity, seed, event).
+//! (pairs, concurrency, affinity, seed, event, description).
 
 use super::defaults;
 use super::problem;
@@ -47,10 +47,36 @@ pub(super) struct TournamentSection {
     pub affinity: bool,
     pub seed: u64,
     pub event: String,
+    pub description: Option<String>,
+}
+
+/// The longest `tournament.description`: a line of a list, not a document.
+pub(crate) const MAX_DESCRIPTION: usize = 200;
+
+/// `tournament.description`: one line of at most [`MAX_DESCRIPTION`] characters, no
+/// control character (it is printed by `status` and shown on the pages); blank is none.
+fn description(raw: Option<&str>) -> Result<Option<String>, Problem> {
+    let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    if text.chars().any(char::is_control) {
+        return Err(problem(
+            "tournament.description",
+            "one line, without control characters",
+        ));
+    }
+    let length = text.chars().count();
+    if length > MAX_DESCRIPTION {
+        return Err(problem(
+            "tournament.description",
+            format!("{length} characters: at most {MAX_DESCRIPTION}"),
+        ));
+    }
+    Ok(Some(text.to_owned()))
 }
 
 /// Pairs (from `pairs` or `games`; an SPRT run may leave both out), concurrency,
-/// affinity, seed and event.
+/// affinity, seed, event and description.
 pub(super) fn tournament_section(
     raw: &RawTournament,
     has_sprt: bool,
@@ -101,5 +127,25 @@ pub(super) fn tournament_section(
             .event
             .clone()
             .unwrap_or_else(|| defaults::EVENT.to_owned()),
+        description: description(raw.description.as_deref())?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_is_one_bounded_line() {
+        assert_eq!(description(None).ok(), Some(None));
+        assert_eq!(description(Some("  ")).ok(), Some(None));
+        assert_eq!(
+            description(Some(" LMR tweak </script> ")).ok(),
+            Some(Some("LMR tweak </script>".to_owned()))
+        );
+        assert!(description(Some("two\nlines")).is_err());
+        assert!(description(Some("bell\u{7}")).is_err());
+        assert!(description(Some(&"x".repeat(MAX_DESCRIPTION))).is_ok());
+        assert!(description(Some(&"x".repeat(MAX_DESCRIPTION + 1))).is_err());
+    }
 }

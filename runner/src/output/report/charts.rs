@@ -158,6 +158,17 @@ fn elo_range(series: &[(String, &[Point])], axis: EloAxis, band: bool) -> (f64, 
     (lo, hi)
 }
 
+/// The farthest the Elo chart's axis goes from 0. After one or two pairs the interval
+/// is degenerate (nElo of a pair or two with almost no variance reads ±100,000): the
+/// axis stops here rather than flatten every later point into a line.
+const AXIS_LIMIT: f64 = 400.0;
+
+/// The range cut to [`AXIS_LIMIT`] either side, and whether it was.
+fn clip((lo, hi): (f64, f64)) -> (f64, f64, bool) {
+    let clipped = lo < -AXIS_LIMIT || hi > AXIS_LIMIT;
+    (lo.max(-AXIS_LIMIT), hi.min(AXIS_LIMIT), clipped)
+}
+
 /// The range widened to the SPRT's lines that lie near it (within the range's own
 /// span); a line farther off would flatten the run into a line, so it stays off the
 /// chart and its legend says so.
@@ -179,7 +190,7 @@ fn with_bounds(range: (f64, f64), bounds: Option<(f64, f64)>) -> (f64, f64) {
 pub fn elo_chart(series: &[(String, &[Point])], axis: EloAxis) -> String {
     let all_max = max_pairs(series.iter().map(|s| s.1));
     let band = series.len() == 1;
-    let (lo, hi) = with_bounds(elo_range(series, axis, band), axis.bounds);
+    let (lo, hi, clipped) = clip(with_bounds(elo_range(series, axis, band), axis.bounds));
     let pad = 0.06 * (hi - lo).max(1.0);
     let names: Vec<&str> = series.iter().map(|s| s.0.as_str()).collect();
     let rows = legend_rows(&names, WIDE.0 - 88.0);
@@ -191,6 +202,12 @@ pub fn elo_chart(series: &[(String, &[Point])], axis: EloAxis) -> String {
         (true, true) => format!("{unit} with 95% interval and the SPRT's elo0 and elo1"),
         (true, false) => format!("{unit} with 95% interval"),
         _ => format!("{unit} of each pairing"),
+    };
+    // Said on the chart, so that a line leaving it is not read as the estimate's end.
+    let title = if clipped {
+        format!("{title} (axis clipped to \u{b1}{AXIS_LIMIT:.0}: the first pairs' intervals run off it)")
+    } else {
+        title
     };
     frame.draw_axes(&mut svg, &title, "pairs", unit);
     frame.clip(&mut svg, "elo-clip");
@@ -420,4 +437,16 @@ pub fn rating_chart(ratings: &[RatingLine]) -> String {
         }
     }
     svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_degenerate_interval_is_clipped_and_the_chart_says_so() {
+        assert_eq!(clip((-5.0, 12.0)), (-5.0, 12.0, false));
+        assert_eq!(clip((-100_000.0, 3.0)), (-AXIS_LIMIT, 3.0, true));
+        assert_eq!(clip((0.0, 1e9)), (0.0, AXIS_LIMIT, true));
+    }
 }

@@ -179,7 +179,7 @@ impl<'a> Facts<'a> {
     #[must_use]
     pub fn marker(&self) -> &'static str {
         match self.input.status.as_ref().map(|s| s.exit_code) {
-            None => "INCOMPLETE",
+            None => self.input.pending.as_ref().map_or("INCOMPLETE", |p| p.0),
             Some(0) => "PASS",
             Some(1) => "FAIL",
             Some(3) => "NO VERDICT",
@@ -192,7 +192,12 @@ impl<'a> Facts<'a> {
     #[must_use]
     pub fn status(&self) -> String {
         self.input.status.as_ref().map_or_else(
-            || "no summary.json: the run is still going or was killed".to_owned(),
+            || {
+                self.input.pending.as_ref().map_or_else(
+                    || "no summary.json: the run is still going or was killed".to_owned(),
+                    |p| p.1.clone(),
+                )
+            },
             |s| s.ending.to_string(),
         )
     }

@@ -26,7 +26,7 @@ fn badge_class(marker: &str) -> &'static str {
     match marker {
         "PASS" => "pass",
         "FAIL" | "ABORTED" | "ERROR" => "fail",
-        "NO VERDICT" => "warn",
+        "NO VERDICT" | "RUNNING" => "warn",
         _ => "",
     }
 }

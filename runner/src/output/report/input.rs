@@ -65,6 +65,9 @@ pub struct RunInput {
     pub settings: Option<RunSettings>,
     /// Whether `games.pgn` is there (it is written when the run ends).
     pub has_pgn: bool,
+    /// What to say of a run without an ending, in place of a folder's `INCOMPLETE`
+    /// (no `summary.json`): a stored run's own words, its marker and its line.
+    pub pending: Option<(&'static str, String)>,
 }
 
 /// The fields of `summary.json` a report needs; the rest is rebuilt from the journal.
@@ -336,6 +339,7 @@ impl RunHead {
             replay,
             games,
             settings,
+            pending: None,
         }
     }
 }

@@ -129,6 +129,18 @@ pub(super) async fn store(
         .await
         .map_err(q)?;
     }
+    // Each engine's build, as the pages and `status` name it: the same rule as the
+    // upgrade to schema 7 applies to older runs (`schema_v7.sql`).
+    tx.execute(
+        "UPDATE xq.runs SET builds = coalesce(
+             (SELECT jsonb_object_agg(f.engine::text, left(f.sha256, 12))
+              FROM xq.run_files AS f WHERE f.run_id = $1 AND f.role = 'program'),
+             '{}'::jsonb)
+         WHERE id = $1",
+        &[&run],
+    )
+    .await
+    .map_err(q)?;
     Ok(())
 }
 

@@ -75,6 +75,8 @@ impl RunJudge {
 #[derive(Clone, Debug)]
 pub struct NewRun {
     pub title: String,
+    /// Who asked for it (`submit`'s OS user and host, or `--submitter`; one line).
+    pub submitter: Option<String>,
     /// The config as played (overrides applied), TOML.
     pub config: String,
     pub config_hash: String,
@@ -114,12 +116,17 @@ pub struct RunRow {
     pub kind: String,
     /// A tune's SPSA state, as JSON (read and written by `fleet/tune_run.rs`).
     pub tune: Option<String>,
+    /// Who submitted it (schema 7; `None` for older runs).
+    pub submitter: Option<String>,
+    /// Each engine's build by its index in the config: the first 12 hex digits of the
+    /// SHA-256 of its stored program (none for a program the workers have).
+    pub builds: BTreeMap<usize, String>,
 }
 
 const RUN_COLUMNS: &str = "id, title, config, config_hash, openings_fingerprint, bench::text,
     total_pairs, batch_pairs, next_pair, pairs_done, games_done, state, status,
     exit_code, extract(epoch from coalesce(ended_at, now()) - created_at)::float8, kind,
-    tune::text";
+    tune::text, submitter, builds::text";
 
 fn unsigned(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
@@ -148,6 +155,9 @@ impl RunRow {
             ))
         };
         let bench: String = row.get(5);
+        let builds: String = row.get(18);
+        let builds: BTreeMap<String, String> =
+            serde_json::from_str(&builds).map_err(|e| damaged("builds", e))?;
         Ok(RunRow {
             id: row.get(0),
             title: row.get(1),
@@ -168,6 +178,12 @@ impl RunRow {
             age_s: row.get(14),
             kind: row.get(15),
             tune: row.get(16),
+            submitter: row.get(17),
+            // Keys are engine indexes (`schema_v7.sql`); another key names no engine.
+            builds: builds
+                .into_iter()
+                .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
+                .collect(),
         })
     }
 
@@ -247,9 +263,9 @@ impl Db {
                 "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
                      total_pairs, batch_pairs, kind, tune, engines, pairings, sprt,
                      gate_min_elo, fault_limits, adjudicate_draw, adjudicate_resign, max_plies,
-                     clocked)
+                     clocked, submitter)
                  VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9::text::jsonb, $10, $11,
-                     $12::text::jsonb, $13, $14, $15, $16, $17, $18) RETURNING id",
+                     $12::text::jsonb, $13, $14, $15, $16, $17, $18, $19) RETURNING id",
                 &[
                     &run.title,
                     &run.config,
@@ -269,6 +285,7 @@ impl Db {
                     &judge.map(|j| j.adjudicate_resign),
                     &judge.and_then(|j| j.max_plies),
                     &judge.map(|j| &j.clocked),
+                    &run.submitter,
                 ],
             )
             .await

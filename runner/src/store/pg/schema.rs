@@ -6,7 +6,7 @@ use tokio_postgres::GenericClient;
 use super::{query_error, Db, DbError};
 
 /// The version of the schema this runner reads and writes.
-pub const VERSION: &str = "6";
+pub const VERSION: &str = "7";
 
 /// Version 1, as a new database starts.
 const SCHEMA: &str = include_str!("schema.sql");
@@ -21,9 +21,11 @@ const TO_V5: &str = include_str!("schema_v5.sql");
 /// Version 5 to 6: the trust boundary's second pass (NULL tokens, where games start and
 /// how they may end, stalls, names bound to connections, entries the runner reads).
 const TO_V6: &str = include_str!("schema_v6.sql");
+/// Version 6 to 7: who submitted a run, and each engine's build.
+const TO_V7: &str = include_str!("schema_v7.sql");
 
 /// Every step from nothing to this version: version n is made by the first n steps.
-const STEPS: [&str; 6] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5, TO_V6];
+const STEPS: [&str; 7] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5, TO_V6, TO_V7];
 
 /// The advisory lock that serializes the `init`s that create or upgrade the schema.
 const INIT_LOCK: i64 = 7_100_028;
