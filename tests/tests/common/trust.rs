@@ -117,13 +117,23 @@ pub fn sql_texts(entries: &[String]) -> String {
 
 /// Submits `entries` for `held` as the worker role; the server's error, if any.
 pub fn submit_as_worker(cluster: &Cluster, held: &Held, entries: &[String]) -> String {
+    submit_with_token(cluster, held, &held.token, entries)
+}
+
+/// Submits `entries` for `held`'s batch as the worker role with `token`, which may be
+/// another than the claim's; the server's error, if any.
+pub fn submit_with_token(
+    cluster: &Cluster,
+    held: &Held,
+    token: &str,
+    entries: &[String],
+) -> String {
     sql_file(
         cluster,
         "xq_worker",
         &format!(
-            "SELECT * FROM xq.submit_batch({}, '{}', {}, 1.0);",
+            "SELECT * FROM xq.submit_batch({}, '{token}', {}, 1.0);",
             held.batch,
-            held.token,
             sql_texts(entries)
         ),
     )
