@@ -106,18 +106,44 @@ async fn entry(
     })
 }
 
+/// A worker heard of within this many seconds is there (it beats every few seconds
+/// while it waits or plays): `online` when it holds a run, `idle` without one; quieter
+/// than this it is `offline`.
+pub(crate) const ONLINE_WITHIN_S: f64 = 60.0;
+
 /// One worker of the workers page.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct WorkerEntry {
     pub name: String,
     pub version: String,
+    /// `online`, `idle` or `offline` ([`ONLINE_WITHIN_S`]).
+    pub state: &'static str,
+    /// Its machine as it reported it (none for a worker of an older runner).
+    pub host: Option<String>,
+    pub os: Option<String>,
+    pub arch: Option<String>,
+    pub cores: Option<i32>,
+    /// The games it plays at once.
     pub concurrency: i32,
+    /// The mean nodes per second of its last bench, where it measured one.
+    pub bench_nps: Option<f64>,
     pub last_seen_s_ago: f64,
-    /// The run it last played.
+    /// The run it is on now.
     pub run: Option<i64>,
     pub runs: Vec<i64>,
     pub games: u64,
+    /// Games a second and a minute while it played (its games over its time on batches).
     pub games_per_s: f64,
+    pub games_per_min: f64,
+}
+
+/// A worker's state by its last heartbeat and its run.
+pub(crate) fn worker_state(seen_s_ago: f64, run: Option<i64>) -> &'static str {
+    match (seen_s_ago < ONLINE_WITHIN_S, run) {
+        (true, Some(_)) => "online",
+        (true, None) => "idle",
+        (false, _) => "offline",
+    }
 }
 
 /// Every worker seen.
@@ -129,19 +155,29 @@ pub(crate) async fn workers(db: &Db) -> Result<Vec<WorkerEntry>, WebError> {
         .workers_seen()
         .await?
         .into_iter()
-        .map(|w: WorkerSeen| WorkerEntry {
-            games_per_s: if w.busy_s > 0.0 {
+        .map(|w: WorkerSeen| {
+            let games_per_s = if w.busy_s > 0.0 {
                 w.games as f64 / w.busy_s
             } else {
                 0.0
-            },
-            name: w.name,
-            version: w.version,
-            concurrency: w.concurrency,
-            last_seen_s_ago: w.seen_s_ago,
-            run: w.run_id,
-            runs: w.runs,
-            games: w.games,
+            };
+            WorkerEntry {
+                state: worker_state(w.seen_s_ago, w.run_id),
+                games_per_s,
+                games_per_min: games_per_s * 60.0,
+                name: w.name,
+                version: w.version,
+                host: w.host,
+                os: w.os,
+                arch: w.arch,
+                cores: w.cores,
+                concurrency: w.concurrency,
+                bench_nps: w.bench_nps,
+                last_seen_s_ago: w.seen_s_ago,
+                run: w.run_id,
+                runs: w.runs,
+                games: w.games,
+            }
         })
         .collect())
 }
@@ -149,6 +185,14 @@ pub(crate) async fn workers(db: &Db) -> Result<Vec<WorkerEntry>, WebError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_worker_is_online_on_a_run_idle_without_and_offline_when_quiet() {
+        assert_eq!(worker_state(3.0, Some(1)), "online");
+        assert_eq!(worker_state(3.0, None), "idle");
+        assert_eq!(worker_state(61.0, Some(1)), "offline");
+        assert_eq!(worker_state(f64::NAN, None), "offline");
+    }
 
     #[test]
     fn the_runs_are_filtered_by_a_known_state_only() {

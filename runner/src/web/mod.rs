@@ -8,7 +8,8 @@
 //! | `routes.rs` | what each path answers |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
 //! | `runs_list.rs`, `result_box.rs` | the runs page, fishtest's list: a row per run, its coloured result box |
-//! | `pages.rs` | the workers page, and the parts the lists share |
+//! | `pages.rs` | the parts the pages share |
+//! | `workers_page.rs` | the workers page: machine, state by heartbeat, bench, games a minute |
 //! | `down.rs` | a page's frame saying the database is away, on a fresh load |
 //! | `run_page.rs` | a run's page: the report of `output::report` (or a tune's), live |
 //! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
@@ -31,6 +32,7 @@ mod runs_list;
 mod shell;
 mod source;
 mod stream;
+mod workers_page;
 
 use std::sync::Arc;
 

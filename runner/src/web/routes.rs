@@ -8,7 +8,7 @@ use axum::response::{Html, IntoResponse, Response};
 use super::cache::FRESH_FOR;
 use super::error::{run_id, WebError};
 use super::source::Source;
-use super::{down, listing, pages, run_page, runs_list, shell, stream};
+use super::{down, listing, run_page, runs_list, shell, stream, workers_page};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -134,7 +134,7 @@ async fn workers_answer(source: &Source) -> Result<Response, WebError> {
         .recent
         .answer("/workers", FRESH_FOR, || async {
             let db = source.db().await?;
-            Ok::<_, WebError>(pages::workers_page(&listing::workers(&db).await?))
+            Ok::<_, WebError>(workers_page::workers_page(&listing::workers(&db).await?))
         })
         .await?;
     Ok(Html(page.as_str().to_owned()).into_response())
