@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::error::WebError;
 use super::fold::Folds;
+use super::list_query::{ListQuery, PAGE_SIZE};
 use crate::fleet::status::{plan_of, RunState};
 use crate::store::pg::reader::WorkerSeen;
 use crate::store::pg::runs::RunRow;
@@ -30,38 +31,36 @@ pub(crate) struct RunEntry {
     pub error: Option<String>,
 }
 
-/// The `state=` filter of the runs list: one of [`STATES`], or none.
-///
-/// # Errors
-/// [`WebError::BadPath`] for any other query.
-pub(crate) fn state_filter(query: Option<&str>) -> Result<Option<String>, WebError> {
-    let Some(query) = query.filter(|q| !q.is_empty()) else {
-        return Ok(None);
-    };
-    match query.strip_prefix("state=") {
-        Some(state) if STATES.contains(&state) => Ok(Some(state.to_owned())),
-        _ => Err(WebError::BadPath(format!(
-            "the runs are filtered by `state=` one of {}",
-            STATES.join(", ")
-        ))),
-    }
+/// One page of the runs list: its runs, and where it is in the filtered list.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct RunsPage {
+    pub runs: Vec<RunEntry>,
+    /// Runs the filters keep, on every page.
+    pub total: usize,
+    pub page: usize,
+    pub pages: usize,
 }
 
-/// The runs, open ones first, then the others, newest first in each.
+/// The runs `query` asks for: those of its state and submitter, open ones first, then
+/// the others, newest first in each, the page's [`PAGE_SIZE`] of them. Only the page's
+/// runs are read further (their state folded): a list of thousands stays quick.
 ///
 /// # Errors
 /// The database's.
-pub(crate) async fn runs(
-    db: &Db,
-    folds: &Folds,
-    state: Option<&str>,
-) -> Result<Vec<RunEntry>, WebError> {
+pub(crate) async fn runs(db: &Db, folds: &Folds, query: &ListQuery) -> Result<RunsPage, WebError> {
     let mut rows = db.runs(false).await?;
-    rows.retain(|r| state.is_none_or(|s| r.state == s));
+    rows.retain(|r| {
+        query.state.as_ref().is_none_or(|s| &r.state == s)
+            && query
+                .submitter
+                .as_ref()
+                .is_none_or(|s| r.submitter.as_ref() == Some(s))
+    });
     rows.sort_by_key(|r| (!r.is_open(), std::cmp::Reverse(r.id)));
+    let total = rows.len();
     let submitted = db.submitted_s_ago().await?;
-    let mut entries = Vec::with_capacity(rows.len());
-    for row in &rows {
+    let mut entries = Vec::with_capacity(PAGE_SIZE);
+    for row in rows.iter().skip(query.offset()).take(PAGE_SIZE) {
         entries.push(
             entry(
                 db,
@@ -72,7 +71,12 @@ pub(crate) async fn runs(
             .await?,
         );
     }
-    Ok(entries)
+    Ok(RunsPage {
+        runs: entries,
+        total,
+        page: query.page,
+        pages: total.div_ceil(PAGE_SIZE).max(1),
+    })
 }
 
 async fn entry(
@@ -146,6 +150,34 @@ pub(crate) fn worker_state(seen_s_ago: f64, run: Option<i64>) -> &'static str {
     }
 }
 
+/// What the fleet has now, for the top of the runs list: the workers there (online or
+/// idle), their cores (the cores of their machines, else their concurrency), and the
+/// games a minute of those playing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub(crate) struct FleetTotals {
+    pub online: usize,
+    pub idle: usize,
+    pub cores: i64,
+    pub games_per_min: f64,
+}
+
+/// The totals of `workers`.
+pub(crate) fn fleet_totals(workers: &[WorkerEntry]) -> FleetTotals {
+    let mut t = FleetTotals::default();
+    for w in workers {
+        match w.state {
+            "online" => {
+                t.online += 1;
+                t.games_per_min += w.games_per_min;
+            }
+            "idle" => t.idle += 1,
+            _ => continue,
+        }
+        t.cores += i64::from(w.cores.unwrap_or(w.concurrency));
+    }
+    t
+}
+
 /// Every worker seen.
 ///
 /// # Errors
@@ -186,6 +218,26 @@ pub(crate) async fn workers(db: &Db) -> Result<Vec<WorkerEntry>, WebError> {
 mod tests {
     use super::*;
 
+    fn entry(state: &'static str, cores: Option<i32>, per_min: f64) -> WorkerEntry {
+        WorkerEntry {
+            name: "w".to_owned(),
+            version: String::new(),
+            state,
+            host: None,
+            os: None,
+            arch: None,
+            cores,
+            concurrency: 2,
+            bench_nps: None,
+            last_seen_s_ago: 0.0,
+            run: None,
+            runs: Vec::new(),
+            games: 0,
+            games_per_s: per_min / 60.0,
+            games_per_min: per_min,
+        }
+    }
+
     #[test]
     fn a_worker_is_online_on_a_run_idle_without_and_offline_when_quiet() {
         assert_eq!(worker_state(3.0, Some(1)), "online");
@@ -195,18 +247,20 @@ mod tests {
     }
 
     #[test]
-    fn the_runs_are_filtered_by_a_known_state_only() {
-        assert_eq!(state_filter(None).ok(), Some(None));
-        assert_eq!(state_filter(Some("")).ok(), Some(None));
+    fn the_fleet_counts_the_workers_there_and_the_games_of_those_playing() {
+        let t = fleet_totals(&[
+            entry("online", Some(8), 30.0),
+            entry("idle", None, 12.0),
+            entry("offline", Some(64), 99.0),
+        ]);
         assert_eq!(
-            state_filter(Some("state=open")).ok(),
-            Some(Some("open".to_owned()))
+            t,
+            FleetTotals {
+                online: 1,
+                idle: 1,
+                cores: 10,
+                games_per_min: 30.0
+            }
         );
-        for bad in ["state=", "state=done", "x=1", "state=open&x=1"] {
-            assert!(
-                matches!(state_filter(Some(bad)), Err(WebError::BadPath(_))),
-                "{bad}"
-            );
-        }
     }
 }

@@ -6,6 +6,7 @@
 //! | `cache.rs` | the last report drawn of each run, and each answer made less than 1 s ago |
 //! | `fold.rs` | each run's counts and report reading, kept and brought up to date |
 //! | `routes.rs` | what each path answers |
+//! | `list_query.rs` | the runs list's query: state, submitter, page, read strictly and written encoded |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
 //! | `runs_list.rs`, `result_box.rs` | the runs page, fishtest's list: a row per run, its coloured result box |
 //! | `pages.rs` | the parts the pages share |
@@ -23,6 +24,7 @@ mod error;
 mod fold;
 mod folder;
 mod headline;
+mod list_query;
 mod listing;
 mod pages;
 mod result_box;
