@@ -581,7 +581,7 @@ fn a_version_3_tune_in_progress_is_upgraded_and_finished() {
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 3 to 7"),
+        out.contains("upgraded the xq-runner schema from version 3 to 8"),
         "{out}"
     );
     assert_eq!(
