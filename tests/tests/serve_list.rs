@@ -180,6 +180,40 @@ fn the_runs_list_pages_filters_and_totals_the_fleet() {
         "{open}"
     );
 
+    // What is left of the frozen open run without an SPRT: its pairs left.
+    let state = status(&cluster, &ids[52]);
+    let total = state["pairs_total"].as_u64().expect("pairs_total");
+    let done = state["pairs"].as_u64().expect("pairs");
+    let mut run = Browser::open(&format!("{}/runs/{}", served.base, ids[52]));
+    run.wait(
+        "the run page",
+        "document.querySelector('[data-k=left]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.figure("left"), format!("{} pairs", total - done));
+    let sub = run.eval("document.querySelector('[data-k=left] .sub').textContent");
+    assert!(
+        sub.as_str()
+            .is_some_and(|t| t.starts_with(&format!("of {total}, about "))),
+        "{sub}"
+    );
+    let said = run.eval("document.querySelector('#left-method').textContent");
+    assert!(
+        said.as_str().is_some_and(|t| t.contains("LLR per game")),
+        "{said}"
+    );
+    // A cancelled run has no estimate.
+    let mut ended = Browser::open(&format!("{}/runs/{}", served.base, ids[10]));
+    ended.wait(
+        "the cancelled run's page",
+        "document.querySelector('[data-k=games]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        ended.eval("document.querySelector('[data-k=left]') === null"),
+        true
+    );
+
     for bad in [
         "/?page=0",
         "/?state=done",
@@ -190,5 +224,63 @@ fn the_runs_list_pages_filters_and_totals_the_fleet() {
         let (code, _, body) = get(&served.base, bad);
         assert_eq!(code, 400, "{bad}: {body}");
         assert_eq!(body.trim_end().lines().count(), 1, "{bad}: {body}");
+    }
+}
+
+#[test]
+fn an_sprts_page_estimates_the_games_to_a_bound_from_the_llrs_drift() {
+    let dir = scratch("serve-left");
+    let cluster = fleet_with_reader();
+    let slow = r#", "--fault", "sleep", "--sleep-ms", "10""#;
+    let sprt = "[sprt]\nelo0 = 0\nelo1 = 10\nalpha = 0.05\nbeta = 0.05\n";
+    let config = fault_config(dir.path(), 2000, &mainlines(), [slow, slow], sprt);
+    let id = submit(&cluster, &config, &["--batch-pairs", "1"]);
+    // Played a while, then stopped dead: the run stays open, its numbers still.
+    let mut w = worker(
+        &cluster,
+        "w1",
+        &["--run", &id, "--concurrency", "2", "--batch-pairs", "1"],
+    );
+    wait_until("some pairs stored", || {
+        status(&cluster, &id)["games"].as_u64().unwrap_or(0) >= 12
+    });
+    let _ = w.kill();
+    let _ = w.wait();
+    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
+    let state = status(&cluster, &id);
+    let f = |k: &str| state[k].as_f64().expect(k);
+    let (llr, lower, upper, games) = (f("llr"), f("llr_lower"), f("llr_upper"), f("games"));
+    let pairs_left = f("pairs_total") - f("pairs");
+    // The LLR per game so far, carried on to the bound it moves towards.
+    let drift = llr / games;
+    let expected = if llr == 0.0 {
+        "n/a".to_owned()
+    } else {
+        let to = if drift > 0.0 {
+            upper - llr
+        } else {
+            lower - llr
+        } / drift;
+        if to > pairs_left * 2.0 {
+            format!("{pairs_left} pairs")
+        } else {
+            format!("~{:.0} games", to.ceil())
+        }
+    };
+    let mut page = Browser::open(&format!("{}/runs/{id}", served.base));
+    page.wait(
+        "the run page",
+        "document.querySelector('[data-k=left]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(page.figure("left"), expected, "{state}");
+    if llr != 0.0 && expected.ends_with("games") {
+        let bound = if drift > 0.0 { "H1" } else { "H0" };
+        let sub = page.eval("document.querySelector('[data-k=left] .sub').textContent");
+        assert!(
+            sub.as_str()
+                .is_some_and(|t| t.starts_with(&format!("to {bound} at {drift:+.4} LLR a game"))),
+            "{sub}"
+        );
     }
 }

@@ -12,6 +12,7 @@
 //! | `pages.rs` | the parts the pages share |
 //! | `workers_page.rs` | the workers page: machine, state by heartbeat, bench, games a minute |
 //! | `down.rs` | a page's frame saying the database is away, on a fresh load |
+//! | `estimate.rs` | what is left of an open run: games to a bound at the LLR's drift, else pairs |
 //! | `run_page.rs` | a run's page: the report of `output::report` (or a tune's), live |
 //! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
 //! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
@@ -21,6 +22,7 @@
 mod cache;
 mod down;
 mod error;
+mod estimate;
 mod fold;
 mod folder;
 mod headline;

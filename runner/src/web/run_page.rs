@@ -101,9 +101,21 @@ fn live_card(s: &Status) -> String {
             s.pairs_expired, s.pairs_left
         ),
     );
+    let method = match super::estimate::left(s) {
+        Some(left) => {
+            figure(&mut out, "left", "Left (estimate)", &left.value, &left.sub);
+            format!(
+                "<p class=\"note\" id=\"left-method\">{}</p>",
+                super::estimate::METHOD
+            )
+        }
+        None => String::new(),
+    };
+    out.push_str("</div>");
+    out.push_str(&method);
     let _ = writeln!(
         out,
-        "</div><h2 style=\"margin-top:16px\">Workers</h2>{}\
+        "<h2 style=\"margin-top:16px\">Workers</h2>{}\
          <p class=\"meta\">Every game: <a href=\"/runs/{id}/games.pgn\">games.pgn</a> &middot; \
          <a href=\"/runs/{id}/games.jsonl\">games.jsonl</a> &middot; \
          <a href=\"/api/runs/{id}\">JSON</a></p></section>",
