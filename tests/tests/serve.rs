@@ -604,19 +604,67 @@ impl OutputRef for Child {
     }
 }
 
+/// In the page, the pairs of texts of each chart whose boxes overlap (a value's label
+/// over a line's): none.
+const OVERLAPPING_LABELS: &str = r#"(() => {
+  const bad = [];
+  for (const svg of document.querySelectorAll('svg')) {
+    const boxes = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i], [b, q] = boxes[j];
+      if (p.width && q.width && p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+        bad.push(a + ' over ' + b);
+    }
+  }
+  return bad.join(' | ');
+})()"#;
+
+/// The header of the tune page's values column, and its labels' overlaps.
+fn tune_values(page: &mut Browser) -> (Value, Value) {
+    (
+        page.eval("[...document.querySelectorAll('th')].map(t => t.textContent).find(t => t === 'So far' || t === 'Final')"),
+        page.eval(OVERLAPPING_LABELS),
+    )
+}
+
 #[test]
 fn a_tune_page_has_one_chart_per_parameter() {
     let dir = scratch("serve-tune");
     let cluster = fleet_with_reader();
     let tune = tune_config(dir.path(), 40, 30.0, "", "", None);
     let id = submit(&cluster, &tune, &[]);
+    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
+    let url = format!("{}/runs/{id}", served.base);
+
+    // Before any pair: the live card a match has, the values "so far", no label over
+    // another (the value at the start's place, "30.00" by "start 30").
+    let mut early = Browser::open(&url);
+    early.wait(
+        "the open tune's page",
+        "document.querySelector('#live-run [data-k=pairs]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(early.figure("pairs"), "0");
+    assert_eq!(early.figure("state"), "open");
+    assert_eq!(
+        tune_values(&mut early),
+        (Value::from("So far"), Value::from(""))
+    );
+    assert_eq!(
+        early.eval("document.querySelector('#live-run .note').textContent"),
+        "No worker has played this run yet."
+    );
+    assert_eq!(
+        early.eval("document.querySelector('#live-run [data-k=param] .sub').textContent"),
+        "so far (start 30)"
+    );
+
     let out = finish(worker(&cluster, "w", &["--concurrency", "2"]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     wait_until("the tune's iterations", || {
         status(&cluster, &id)["pairs"].as_u64() == Some(40)
     });
-    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
-    let url = format!("{}/runs/{id}", served.base);
+    let state = status(&cluster, &id);
     let mut page = Browser::open(&url);
     page.wait(
         "the tune page",
@@ -625,6 +673,27 @@ fn a_tune_page_has_one_chart_per_parameter() {
     );
     let charts = page.eval("[...document.querySelectorAll('svg')].filter(s => (s.getAttribute('aria-label')||'').includes('skill')).length");
     assert_eq!(charts, 1, "one chart for the one parameter");
+    // Ended: the card's figures are status --json's, its worker listed, the values final.
+    page.wait(
+        "the ended tune's card",
+        "document.querySelector('#live-run [data-k=pairs]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(page.figure("pairs"), state["pairs"].to_string());
+    assert_eq!(
+        page.figure("state"),
+        state["state"].as_str().unwrap_or_default()
+    );
+    let value = state["params"][0]["value"].as_f64().unwrap_or(f64::NAN);
+    assert_eq!(page.figure("param"), format!("{value:.2}"));
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('#live-run tbody tr td:first-child')].map(t => t.textContent).join(',')"),
+        "w"
+    );
+    assert_eq!(
+        tune_values(&mut page),
+        (Value::from("Final"), Value::from(""))
+    );
     // Submitted without --submitter: this OS user and machine.
     let who = page.eval("document.querySelector('#about [data-k=submitter] .who').textContent");
     assert!(who.as_str().is_some_and(|w| w.contains('@')), "{who}");

@@ -13,6 +13,8 @@
 //! | `workers_page.rs` | the workers page: machine, state by heartbeat, bench, games a minute |
 //! | `down.rs` | a page's frame saying the database is away, on a fresh load |
 //! | `estimate.rs` | what is left of an open run: games to a bound at the LLR's drift, else pairs |
+//! | `workers_table.rs` | the workers of one run, on a match's page and a tune's |
+//! | `tune_card.rs` | a stored tune's live card: pairs, batches, values so far, workers |
 //! | `run_page.rs` | a run's page: the report of `output::report` (or a tune's), live |
 //! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
 //! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
@@ -36,7 +38,9 @@ mod runs_list;
 mod shell;
 mod source;
 mod stream;
+mod tune_card;
 mod workers_page;
+mod workers_table;
 
 use std::sync::Arc;
 
