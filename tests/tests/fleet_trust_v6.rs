@@ -177,6 +177,10 @@ fn every_function_of_the_worker_and_reader_roles_refuses_a_null_another_batch_an
             vec![id.clone(), "'mallory'".into(), "'why'".into()],
         ),
         (
+            "report_announced",
+            vec![id.clone(), "'mallory'".into(), "'{\"a\": \"x\"}'".into()],
+        ),
+        (
             "report_machine",
             vec![
                 "'mallory'".into(),
@@ -204,6 +208,17 @@ fn every_function_of_the_worker_and_reader_roles_refuses_a_null_another_batch_an
             ],
         ),
         ("p_bench", vec!["'[1]'".into(), "'{\"a\": -1}'".into()]),
+        // Announced names that are no names, too long, empty or with a control character.
+        (
+            "p_names",
+            vec![
+                "'[1]'".into(),
+                "'{\"a\": 1}'".into(),
+                format!("'{{\"a\": \"{}\"}}'", "x".repeat(101)),
+                "'{\"a\": \"\"}'".into(),
+                "'{\"a\": \"x\\u0007\"}'".into(),
+            ],
+        ),
         // A machine's texts out of bounds or with a control character.
         (
             "p_host",

@@ -20,11 +20,19 @@ use serde_json::Value;
 /// A worker name that would run a script if the page put it in its markup.
 const HOSTILE: &str = "</script><b>w</b>";
 
+/// The name engine `a` announces (`id name`), with markup.
+const ANNOUNCED: &str = "Fault </script><b>9</b>";
+
 /// A match of two fault engines whose bench signature the workers check (so that each
-/// measures and reports its speed), each move `sleep_ms` late.
+/// measures and reports its speed and the name the engine announces), each move
+/// `sleep_ms` late.
 fn benched_config(dir: &Path, pairs: u32, sleep_ms: u32) -> std::path::PathBuf {
     let slow = format!(r#", "--fault", "sleep", "--sleep-ms", "{sleep_ms}""#);
-    let config = fault_config(dir, pairs, &mainlines(), [&slow, &slow], "");
+    let named = format!(
+        r#"{slow}, "--id-name", "{}""#,
+        ANNOUNCED.replace('"', "\\\"")
+    );
+    let config = fault_config(dir, pairs, &mainlines(), [&named, &slow], "");
     let with_bench = std::fs::read_to_string(&config)
         .expect("config")
         .replace("name = \"a\"", "name = \"a\"\nbench = 4242")
@@ -81,6 +89,16 @@ fn the_workers_page_shows_each_machine_its_state_and_speed() {
             .collect();
         assert_eq!(names, [Value::from(host.as_str())], "run {id}'s workers");
     }
+    // Each engine's build with what the workers measured of it: the name it announced,
+    // its bench signature and speed, in status --json, the API and the run page.
+    let state = status(&cluster, &first);
+    let engines = &state["engines"];
+    assert_eq!(engines[0]["announced"], ANNOUNCED, "{engines}");
+    assert_eq!(engines[1]["announced"], "fault-engine", "{engines}");
+    for e in engines.as_array().into_iter().flatten() {
+        assert_eq!(e["bench"], 4242, "{e}");
+        assert_eq!(e["nps"], 42_420, "{e}");
+    }
     // It went quiet long ago: offline.
     cluster.sql(&format!(
         "UPDATE xq.workers SET last_seen = now() - interval '5 minutes' WHERE name = '{host}'"
@@ -125,6 +143,31 @@ fn the_workers_page_shows_each_machine_its_state_and_speed() {
         .find(|w| w["name"] == HOSTILE)
         .expect("the hostile worker");
     assert_eq!(online["run"].to_string(), third);
+
+    let (code, _, body) = get(&served.base, &format!("/api/runs/{first}"));
+    assert_eq!(code, 200);
+    let api: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(api["engines"], state["engines"]);
+    let mut run = Browser::open(&format!("{}/runs/{first}", served.base));
+    run.wait(
+        "the run page",
+        "document.querySelector('#about .engine') !== null",
+        Duration::from_secs(30),
+    );
+    let shown = run.eval(
+        "[...document.querySelectorAll('#about .engine')].map(e => \
+         [e.querySelector('.announced').textContent, e.querySelector('.bench').textContent, \
+          e.querySelector('.nps').textContent].join('|'))",
+    );
+    assert_eq!(
+        shown,
+        serde_json::json!([
+            format!("{ANNOUNCED}|4242|42 knps"),
+            "fault-engine|4242|42 knps"
+        ])
+    );
+    assert_eq!(run.eval("document.querySelectorAll('#about b').length"), 0);
+    assert_eq!(run.eval("document.querySelectorAll('script').length"), 1);
 
     let url = format!("{}/workers", served.base);
     let mut page = Browser::open(&url);

@@ -245,7 +245,8 @@ pub fn status(
         id: run.id,
         kind: "tune",
         title: run.title.clone(),
-        about: super::about::About::of(run, &super::about::About::engine_names(&run.config)),
+        about: super::about::About::of(run, &super::about::About::engine_names(&run.config))
+            .measured_by(workers),
         state: run.state.clone(),
         status: run.status.clone(),
         exit_code: run.exit_code,

@@ -339,6 +339,17 @@ async fn work_loop(
                                 &prepared.bench_nps
                             ))?;
                         }
+                        // What the engines call themselves is for the page alone: a
+                        // name the server refuses (too long) costs the page that name.
+                        if !prepared.announced.is_empty() {
+                            if let Err(e) = link
+                                .db
+                                .report_announced(run.id, &options.name, &prepared.announced)
+                                .await
+                            {
+                                tracing::warn!("reporting the engines' names: {e}");
+                            }
+                        }
                         slot.insert(WorkerRun {
                             prepared,
                             slots: Vec::new(),

@@ -134,6 +134,32 @@ fn pending(run: &RunRow) -> (&'static str, String) {
     }
 }
 
+/// What the workers found of an engine, after its build: the name it announced, its
+/// bench signature and speed, each escaped; nothing where none was measured.
+fn measured(e: &crate::fleet::about::EngineBuild) -> String {
+    let mut parts = Vec::new();
+    if let Some(a) = &e.announced {
+        parts.push(format!("<span class=\"announced\">{}</span>", escape(a)));
+    }
+    if let Some(b) = e.bench {
+        parts.push(format!("bench <span class=\"bench\">{b}</span>"));
+    }
+    if let Some(n) = e.nps {
+        parts.push(format!(
+            "<span class=\"nps\">{}</span>",
+            super::workers_page::nps(Some(n as f64))
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " <span class=\"sub measured\">({})</span>",
+            parts.join(", ")
+        )
+    }
+}
+
 /// What the run is, above its live card: its description, who submitted it, and its
 /// engines with their builds, every one escaped.
 pub(crate) fn about_card(about: &About) -> String {
@@ -166,8 +192,9 @@ pub(crate) fn about_card(about: &About) -> String {
             };
             let _ = write!(
                 out,
-                "<span class=\"engine\">{}{build}</span>{comma}",
-                escape(&e.name)
+                "<span class=\"engine\">{}{build}{}</span>{comma}",
+                escape(&e.name),
+                measured(e)
             );
         }
         out.push_str("</div>");
@@ -215,14 +242,18 @@ pub(crate) async fn tune_page(db: &Db, folds: &Folds, run: &RunRow) -> Result<St
         .await
         .map_err(WebError::Failed)?;
     let report = crate::tune::report::html_at(&summary, &records, &run.config, !run.is_open());
-    let names = About::engine_names(&run.config);
-    let card = match folds.state(db, run).await? {
-        crate::fleet::status::RunState::Tune(t) => super::tune_card::tune_card(&t),
-        crate::fleet::status::RunState::Match(_) => String::new(),
+    let (about, card) = match folds.state(db, run).await? {
+        crate::fleet::status::RunState::Tune(t) => {
+            (t.about.clone(), super::tune_card::tune_card(&t))
+        }
+        crate::fleet::status::RunState::Match(_) => (
+            About::of(run, &About::engine_names(&run.config)),
+            String::new(),
+        ),
     };
     let extra = format!(
         "{}{card}<p class=\"meta\">Run {id} &middot; {} &middot; <a href=\"/api/runs/{id}\">JSON</a></p>",
-        about_card(&About::of(run, &names)),
+        about_card(&about),
         escape(&run.status),
         id = run.id
     );

@@ -26,7 +26,7 @@ fn about_of(entry: &RunEntry) -> About {
                 .iter()
                 .map(|name| EngineBuild {
                     name: name.clone(),
-                    build: None,
+                    ..EngineBuild::default()
                 })
                 .collect(),
             ..About::default()

@@ -216,6 +216,8 @@ pub struct RunWorker {
     pub bench_nps: BTreeMap<String, u64>,
     /// Its games the owner purged (`xq-runner purge`).
     pub purged: u64,
+    /// The name each engine it benched announced (`id name`), by engine.
+    pub announced: BTreeMap<String, String>,
 }
 
 /// How the pairs of a run stand.
@@ -412,6 +414,32 @@ impl Db {
         Ok(())
     }
 
+    /// Records the name each engine announced (`id name`) to this worker, which benched
+    /// it, on a run (`xq.report_announced`).
+    ///
+    /// # Errors
+    /// [`DbError::Refused`] (a name out of bounds), [`DbError::Query`].
+    pub async fn report_announced(
+        &self,
+        run: i64,
+        worker: &str,
+        names: &[(String, String)],
+    ) -> Result<(), DbError> {
+        let map: BTreeMap<&str, &str> = names
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let json = serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_owned());
+        self.client()
+            .execute(
+                "SELECT xq.report_announced($1, $2, $3::text::jsonb)",
+                &[&run, &worker, &json],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(())
+    }
+
     /// The workers of a run, by name.
     ///
     /// # Errors
@@ -422,7 +450,7 @@ impl Db {
             .query(
                 "SELECT w.worker, w.batches, w.games, w.faults, w.busy_s,
                         extract(epoch from now() - k.last_seen)::float8, w.refused, w.bench::text,
-                        w.purged
+                        w.purged, w.announced::text
                  FROM xq.run_workers w LEFT JOIN xq.workers k ON k.name = w.worker
                  WHERE w.run_id = $1 ORDER BY w.worker",
                 &[&id],
@@ -444,6 +472,10 @@ impl Db {
                     .and_then(|text| serde_json::from_str(&text).ok())
                     .unwrap_or_default(),
                 purged: unsigned(r.get(8)),
+                announced: r
+                    .get::<_, Option<String>>(9)
+                    .and_then(|text| serde_json::from_str(&text).ok())
+                    .unwrap_or_default(),
             })
             .collect())
     }

@@ -23,7 +23,8 @@ const TO_V5: &str = include_str!("schema_v5.sql");
 const TO_V6: &str = include_str!("schema_v6.sql");
 /// Version 6 to 7: who submitted a run, and each engine's build.
 const TO_V7: &str = include_str!("schema_v7.sql");
-/// Version 7 to 8: the machine each worker runs on (host, OS, architecture, cores).
+/// Version 7 to 8: the machine each worker runs on (host, OS, architecture, cores), and
+/// the name each engine announced to a worker that benched it.
 const TO_V8: &str = include_str!("schema_v8.sql");
 
 /// Every step from nothing to this version: version n is made by the first n steps.
@@ -168,7 +169,8 @@ impl Db {
                  xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision),
                  xq.report_bench(bigint, text, jsonb),
                  xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text),
-                 xq.report_machine(text, text, text, text, integer)
+                 xq.report_machine(text, text, text, text, integer),
+                 xq.report_announced(bigint, text, jsonb)
                  TO {role};"
         );
         self.client()

@@ -1,4 +1,5 @@
--- Version 7 to 8: the machine each worker runs on, for the workers page: its host name,
+-- Version 7 to 8: the machine each worker runs on, for the workers page, and the name
+-- each engine announced to the workers that benched it, for the run page. The machine: its host name,
 -- operating system, architecture and cores (the concurrency it runs is the heartbeat's).
 -- A worker reports them itself, once a connection, through xq.report_machine, which
 -- binds the name to the caller's connection first (xq.bind_worker, version 6): a worker
@@ -37,6 +38,34 @@ END $$;
 REVOKE ALL ON FUNCTION xq.report_machine(text, text, text, text, integer) FROM PUBLIC;
 ALTER FUNCTION xq.report_machine(text, text, text, text, integer) SET lock_timeout = '5s';
 
+-- The name each engine announced (`id name`) to a worker that benched it, by engine
+-- name, as that worker reported it for the run (xq.report_announced): shown beside the
+-- engine's build and bench. Fenced as a bench report: the worker's own row, its name
+-- bound to its connection, every text bounded.
+ALTER TABLE xq.run_workers ADD COLUMN announced jsonb;
+
+CREATE FUNCTION xq.report_announced(p_run bigint, p_worker text, p_names jsonb) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = xq, pg_temp AS $$
+BEGIN
+    IF p_names IS NULL OR jsonb_typeof(p_names) IS DISTINCT FROM 'object'
+       OR (SELECT count(*) FROM jsonb_each(p_names)) > 64
+       OR EXISTS (SELECT 1 FROM jsonb_each(p_names) AS e(k, v)
+                  WHERE length(e.k) NOT BETWEEN 1 AND 100 OR jsonb_typeof(e.v) <> 'string'
+                     OR length(e.v #>> '{}') NOT BETWEEN 1 AND 100
+                     OR (e.v #>> '{}') ~ '[[:cntrl:]]' OR e.k ~ '[[:cntrl:]]') THEN
+        RAISE EXCEPTION 'the names engines announced are an object of at most 64 engines, each a name of 1 to 100 characters without a control character'
+            USING ERRCODE = 'XQ003';
+    END IF;
+    IF p_run IS NULL OR NOT EXISTS (SELECT 1 FROM xq.runs WHERE id = p_run) THEN
+        RETURN;
+    END IF;
+    PERFORM xq.bind_worker(p_worker);
+    INSERT INTO xq.run_workers AS w (run_id, worker, announced) VALUES (p_run, p_worker, p_names)
+        ON CONFLICT (run_id, worker) DO UPDATE SET announced = excluded.announced, last_at = now();
+END $$;
+REVOKE ALL ON FUNCTION xq.report_announced(bigint, text, jsonb) FROM PUBLIC;
+ALTER FUNCTION xq.report_announced(bigint, text, jsonb) SET lock_timeout = '5s';
+
 -- The worker roles of version 7 may report their machine (`db init --worker-role`
 -- grants it to new ones).
 DO $$
@@ -46,7 +75,7 @@ BEGIN
     FOR grantee_role IN SELECT DISTINCT grantee FROM information_schema.role_routine_grants
                 WHERE routine_schema = 'xq' AND routine_name = 'heartbeat'
                   AND grantee <> current_user LOOP
-        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.report_machine(text, text, text, text, integer) TO %I', grantee_role);
+        EXECUTE format('GRANT EXECUTE ON FUNCTION xq.report_machine(text, text, text, text, integer), xq.report_announced(bigint, text, jsonb) TO %I', grantee_role);
     END LOOP;
 END $$;
 
