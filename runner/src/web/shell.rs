@@ -54,9 +54,10 @@ const STYLE: &str = "<style>\
     #runs tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}\
     #runs td,#runs td.box{display:block;border:0;padding:3px 4px;width:auto}\
     #runs .result{display:inline-block}\
-    #workers thead{display:none}\
-    #workers tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}\
-    #workers td,#workers td.n{display:inline-block;border:0;padding:2px 6px;text-align:left}}\
+    #workers thead,#steps thead,#builds thead,#groups thead{display:none}\
+    #workers tr,#steps tr,#builds tr,#groups tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}\
+    #workers td,#workers td.n,#steps td,#steps td.n,#builds td,#builds td.n,#groups td,#groups td.n\
+    {display:inline-block;border:0;padding:2px 6px;text-align:left}}\
     </style>";
 
 /// The links and the live line, at the top of `<main>`.
