@@ -23,6 +23,9 @@ pub struct EngineBuild {
     /// Its bench speed, nodes per second, the mean over the workers that measured it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nps: Option<u64>,
+    /// The git commit it was built from, where `bisect` built it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 /// A run's description, submitter and engines.
@@ -62,6 +65,7 @@ impl About {
                     announced: None,
                     bench: run.bench.get(name).copied(),
                     nps: None,
+                    commit: run.commits.get(&i).cloned(),
                 })
                 .collect(),
         }

@@ -146,6 +146,7 @@ pub async fn new_run(
         batch_pairs: batch_pairs.max(1),
         judge: None,
         starts: None,
+        commits: std::collections::BTreeMap::new(),
         // Both sides play the one [[engine]] of the config.
         uploads: uploads(
             [(0, engine)],

@@ -134,8 +134,9 @@ fn pending(run: &RunRow) -> (&'static str, String) {
     }
 }
 
-/// What the workers found of an engine, after its build: the name it announced, its
-/// bench signature and speed, each escaped; nothing where none was measured.
+/// What is known of an engine besides its build: the name it announced, its bench
+/// signature and speed, the commit `bisect` built it from, each escaped; nothing where
+/// none is.
 fn measured(e: &crate::fleet::about::EngineBuild) -> String {
     let mut parts = Vec::new();
     if let Some(a) = &e.announced {
@@ -143,6 +144,12 @@ fn measured(e: &crate::fleet::about::EngineBuild) -> String {
     }
     if let Some(b) = e.bench {
         parts.push(format!("bench <span class=\"bench\">{b}</span>"));
+    }
+    if let Some(c) = &e.commit {
+        parts.push(format!(
+            "commit <code class=\"commit\">{}</code>",
+            escape(crate::bisect::state::short(c))
+        ));
     }
     if let Some(n) = e.nps {
         parts.push(format!(

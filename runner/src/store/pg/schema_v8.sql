@@ -66,6 +66,10 @@ END $$;
 REVOKE ALL ON FUNCTION xq.report_announced(bigint, text, jsonb) FROM PUBLIC;
 ALTER FUNCTION xq.report_announced(bigint, text, jsonb) SET lock_timeout = '5s';
 
+-- The git commit of each engine's build where `bisect` built it from one, by the
+-- engine's index in the config; written by the owner at submit, read with the run.
+ALTER TABLE xq.runs ADD COLUMN commits jsonb NOT NULL DEFAULT '{}'::jsonb;
+
 -- The worker roles of version 7 may report their machine (`db init --worker-role`
 -- grants it to new ones).
 DO $$
