@@ -658,6 +658,19 @@ fn a_tune_page_has_one_chart_per_parameter() {
         early.eval("document.querySelector('#live-run [data-k=param] .sub').textContent"),
         "so far (start 30)"
     );
+    // On a phone no table reaches past the window: a wide one scrolls in its own box.
+    for width in WIDTHS {
+        early.width(width);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            early.eval(
+                "[...document.querySelectorAll('main table')]\
+                 .filter(t => t.getBoundingClientRect().right > window.innerWidth + 1).length"
+            ),
+            0,
+            "at {width} px"
+        );
+    }
 
     let out = finish(worker(&cluster, "w", &["--concurrency", "2"]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));

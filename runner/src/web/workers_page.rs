@@ -42,9 +42,11 @@ fn row(w: &WorkerEntry, out: &mut String) {
         out,
         "<tr data-worker=\"{name}\"><td class=\"name\">{name}</td>\
          <td><span class=\"wstate {state}\">{state}</span></td><td class=\"machine\">{}</td>\
-         <td class=\"n cores\">{}</td><td class=\"n conc\">{}</td><td class=\"n bench\">{}</td>\
-         <td class=\"n seen\">{} ago</td><td class=\"on\">{}</td><td class=\"runs\">{}</td>\
-         <td class=\"n games\">{}</td><td class=\"n gpm\">{:.1}</td><td class=\"sub\">{}</td></tr>",
+         <td class=\"n cores\" data-l=\"cores\">{}</td><td class=\"n conc\" data-l=\"plays at once\">{}</td>\
+         <td class=\"n bench\" data-l=\"bench\">{}</td><td class=\"n seen\" data-l=\"heard\">{} ago</td>\
+         <td class=\"on\" data-l=\"now on\">{}</td><td class=\"runs\" data-l=\"runs\">{}</td>\
+         <td class=\"n games\" data-l=\"games\">{}</td><td class=\"n gpm\" data-l=\"games/min\">{:.1}</td>\
+         <td class=\"sub\">{}</td></tr>",
         machine(w),
         w.cores.map_or_else(|| "n/a".to_owned(), |c| c.to_string()),
         w.concurrency,

@@ -58,10 +58,10 @@ fn steps_table(id: &str, state: &State) -> String {
         };
         let _ = write!(
             t,
-            "<tr data-step=\"{}\"><td class=\"n\">{}</td><td class=\"build\">{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{} \u{b1} {}</td>\
-             <td class=\"n\">{} ({}, {})</td><td class=\"verdict\">{}</td>\
-             <td><a href=\"{}\">{}</a></td></tr>",
+            "<tr data-step=\"{}\"><td class=\"n\" data-l=\"step\">{}</td>\
+             <td class=\"build\" data-l=\"build\">{}</td><td class=\"n\" data-l=\"games\">{}</td>\
+             <td class=\"n\" data-l=\"Elo\">{} \u{b1} {}</td><td class=\"n\" data-l=\"LLR\">{} ({}, {})</td>\
+             <td class=\"verdict\">{}</td><td><a href=\"{}\">{}</a></td></tr>",
             s.step,
             s.step,
             escape(&build),
@@ -99,7 +99,8 @@ fn builds_table(state: &State) -> String {
         };
         let _ = write!(
             t,
-            "<tr><td class=\"n\">{i}</td><td><code>{}</code></td><td>{}</td><td>{note}</td></tr>",
+            "<tr><td class=\"n\" data-l=\"build\">{i}</td><td><code>{}</code></td><td>{}</td>\
+             <td>{note}</td></tr>",
             escape(b.commit.as_deref().unwrap_or("")),
             escape(b.subject.as_deref().unwrap_or("")),
         );
