@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::fleet::{fleet, worker};
+use common::fleet::{fleet, fleet_with_reader, status, worker};
+use common::web::{serve, Browser};
 use common::{bin, runner, scratch, workspace};
 use serde_json::Value;
 
@@ -660,4 +661,75 @@ fn with_db_each_step_is_a_run_a_worker_plays_and_a_killed_bisector_resumes_witho
             .unwrap_or(0)
             >= 2
     );
+}
+
+#[test]
+fn with_db_a_git_series_stores_the_commit_of_each_builds_engine_and_the_run_page_shows_it() {
+    let folder = scratch("bisect-git-db");
+    let dir = folder.path();
+    let repo = repository(dir, 5);
+    let cfg = config(dir);
+    let cluster = fleet_with_reader();
+    let cache = dir.join("worker-cache");
+    let mut player = worker(
+        &cluster,
+        "w1",
+        &["--wait", "--concurrency", "1", "--cache", text(&cache)],
+    );
+    let out = dir.join("out");
+    let url = cluster.url("xq_owner");
+    let (code, stdout, stderr) = runner(&[
+        "bisect",
+        "--config",
+        text(&cfg),
+        "--out",
+        text(&out),
+        "--elo",
+        "200",
+        "--repo",
+        text(&repo),
+        "--good",
+        "HEAD~7",
+        "--bad",
+        "HEAD",
+        "--build",
+        "test ! -e broken && cp engine.sh out.sh && chmod +x out.sh",
+        "--binary",
+        "out.sh",
+        "--cache",
+        text(&dir.join("cache")),
+        "--db",
+        &url,
+        "--batch-pairs",
+        "1",
+    ]);
+    let _ = player.kill();
+    let _ = player.wait();
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let s = state(&out);
+    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
+    for step in s["steps"].as_array().expect("steps") {
+        let id = step["run"].to_string();
+        let tested = step["build"].as_u64().expect("a build") as usize;
+        let commit = |b: usize| {
+            s["builds"][b]["commit"]
+                .as_str()
+                .expect("a commit")
+                .to_owned()
+        };
+        // The step's engines: the tested build, then build 0.
+        let engines = status(&cluster, &id)["engines"].clone();
+        assert_eq!(engines[0]["commit"], commit(tested).as_str(), "{engines}");
+        assert_eq!(engines[1]["commit"], commit(0).as_str(), "{engines}");
+        let mut page = Browser::open(&format!("{}/runs/{id}", served.base));
+        page.wait(
+            "the step's run page",
+            "document.querySelector('#about .engine') !== null",
+            Duration::from_secs(30),
+        );
+        assert_eq!(
+            page.eval("[...document.querySelectorAll('#about .commit')].map(c => c.textContent)"),
+            serde_json::json!([&commit(tested)[..10], &commit(0)[..10]])
+        );
+    }
 }

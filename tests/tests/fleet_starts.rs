@@ -288,7 +288,7 @@ fn a_version_5_run_keeps_working_its_openings_filled_from_the_file_stored_with_i
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 5 to 7"),
+        out.contains("upgraded the xq-runner schema from version 5 to 8"),
         "{out}"
     );
     assert_eq!(

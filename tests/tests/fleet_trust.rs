@@ -445,7 +445,7 @@ fn a_version_2_database_with_games_is_upgraded_in_place() {
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 2 to 7"),
+        out.contains("upgraded the xq-runner schema from version 2 to 8"),
         "{out}"
     );
     let out = cluster.psql("xq_worker", "xq", "SELECT token FROM xq.batches");

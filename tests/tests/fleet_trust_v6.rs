@@ -176,6 +176,20 @@ fn every_function_of_the_worker_and_reader_roles_refuses_a_null_another_batch_an
             "refuse_run",
             vec![id.clone(), "'mallory'".into(), "'why'".into()],
         ),
+        (
+            "report_announced",
+            vec![id.clone(), "'mallory'".into(), "'{\"a\": \"x\"}'".into()],
+        ),
+        (
+            "report_machine",
+            vec![
+                "'mallory'".into(),
+                "'box'".into(),
+                "'linux'".into(),
+                "'x86_64'".into(),
+                "8".into(),
+            ],
+        ),
     ]);
     let long = format!("'{}'", "x".repeat(101));
     let hostile: BTreeMap<&str, Vec<String>> = BTreeMap::from([
@@ -194,6 +208,28 @@ fn every_function_of_the_worker_and_reader_roles_refuses_a_null_another_batch_an
             ],
         ),
         ("p_bench", vec!["'[1]'".into(), "'{\"a\": -1}'".into()]),
+        // Announced names that are no names, too long, empty or with a control character.
+        (
+            "p_names",
+            vec![
+                "'[1]'".into(),
+                "'{\"a\": 1}'".into(),
+                format!("'{{\"a\": \"{}\"}}'", "x".repeat(101)),
+                "'{\"a\": \"\"}'".into(),
+                "'{\"a\": \"x\\u0007\"}'".into(),
+            ],
+        ),
+        // A machine's texts out of bounds or with a control character.
+        (
+            "p_host",
+            vec![
+                "''".into(),
+                format!("'{}'", "h".repeat(101)),
+                "E'a\\nb'".into(),
+            ],
+        ),
+        ("p_os", vec!["''".into(), format!("'{}'", "o".repeat(41))]),
+        ("p_arch", vec!["''".into(), "E'x\\tb'".into()]),
     ]);
     let mut tried = 0;
     for role in ["xq_worker", "xq_reader"] {

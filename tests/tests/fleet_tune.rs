@@ -311,7 +311,7 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         text(&out).contains(
-            "schema version 1, this runner speaks version 7: upgrade it with `xq-runner db init"
+            "schema version 1, this runner speaks version 8: upgrade it with `xq-runner db init"
         ),
         "{}",
         text(&out)
@@ -319,7 +319,7 @@ fn a_version_1_database_is_upgraded_and_its_runs_keep_working() {
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 1 to 7"),
+        out.contains("upgraded the xq-runner schema from version 1 to 8"),
         "{out}"
     );
     // The version-1 run plays, and a tune runs with the worker role's version-1 grants.
@@ -581,7 +581,7 @@ fn a_version_3_tune_in_progress_is_upgraded_and_finished() {
     let (code, out, err) = runner(&["db", "init", "--db", &cluster.url("xq_owner")]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.contains("upgraded the xq-runner schema from version 3 to 7"),
+        out.contains("upgraded the xq-runner schema from version 3 to 8"),
         "{out}"
     );
     assert_eq!(

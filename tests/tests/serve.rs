@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::Duration;
 
-use common::fleet::{finish, fleet, status, submit, text, wait_until, worker};
-use common::pg::Cluster;
-use common::web::{get, serve, Browser};
+use common::fleet::{finish, fleet_with_reader, status, submit, text, wait_until, worker};
+use common::web::{get, screenshots, serve, shots, Browser, BROKEN_WORDS, WIDTHS};
 use common::{fault_engine, runner, scratch, tune_config};
 use serde_json::{json, Value};
 
@@ -27,23 +26,6 @@ const QUOTED: &str = "Cannon \"double\" 'single' <b>bold</b>";
 const DESCRIPTION: &str = "LMR tweak </script><script>alert(2)</script> & \"more\"";
 /// A submitter name (`submit --submitter`) with markup.
 const SUBMITTER: &str = "ann <i>lead</i>";
-
-/// A cluster with the reader role `xq_reader` (password `reader-secret`) granted.
-fn cluster_with_reader() -> Cluster {
-    let cluster = fleet();
-    cluster.sql("CREATE ROLE xq_reader LOGIN PASSWORD 'reader-secret'");
-    let (code, out, err) = runner(&[
-        "db",
-        "init",
-        "--db",
-        &cluster.url("xq_owner"),
-        "--reader-role",
-        "xq_reader",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("granted role xq_reader"), "{out}");
-    cluster
-}
 
 /// A match of two fault engines, the first named [`HOSTILE`], on an opening suite whose
 /// names have quotes, with an SPRT; each move `sleep_ms` late so that the run goes on
@@ -102,38 +84,6 @@ command = ["{engine}"{slow}]
     path
 }
 
-/// A screenshot of `url` into `file`, `width` pixels wide, by Chromium once its
-/// scripts ran.
-fn screenshot(url: &str, file: &Path, width: u32) {
-    let profile = scratch("chromium-shot");
-    let out = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--hide-scrollbars",
-            "--virtual-time-budget=3000",
-            &format!("--window-size={width},1400"),
-            &format!("--user-data-dir={}", profile.path().display()),
-            &format!("--screenshot={}", file.display()),
-            url,
-        ])
-        .output()
-        .expect("run Chromium");
-    let png = std::fs::read(file).unwrap_or_default();
-    assert!(
-        png.starts_with(b"\x89PNG") && png.len() > 10_000,
-        "a screenshot of {url}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Where the screenshots go: `XQ_SERVE_SHOTS` (docs/ when kept), else a scratch folder.
-fn shots(scratch: &Path) -> PathBuf {
-    std::env::var_os("XQ_SERVE_SHOTS").map_or_else(|| scratch.to_owned(), PathBuf::from)
-}
-
 /// `status --json`'s figures as the run page prints them.
 fn figures_of(state: &Value) -> (String, String, String) {
     let f = |k: &str| state[k].as_f64().unwrap_or(f64::NAN);
@@ -155,16 +105,6 @@ fn figures_of(state: &Value) -> (String, String, String) {
     )
 }
 
-/// The widths every changed page is looked at: a laptop's, a desktop's, a phone's.
-const WIDTHS: [u32; 3] = [1280, 1920, 390];
-
-/// The screenshots of `url` at each of [`WIDTHS`], as `{name}-{width}.png`.
-fn screenshots(url: &str, dir: &Path, name: &str) {
-    for width in WIDTHS {
-        screenshot(url, &dir.join(format!("{name}-{width}.png")), width);
-    }
-}
-
 /// The first 12 hex digits of the SHA-256 of `file`, as `sha256sum` says.
 fn build_of(file: &Path) -> String {
     let out = Command::new("sha256sum")
@@ -173,31 +113,6 @@ fn build_of(file: &Path) -> String {
         .expect("run sha256sum");
     String::from_utf8_lossy(&out.stdout)[..12].to_owned()
 }
-
-/// In the page, the words of `selector`'s text that a line break cut in two, and the
-/// elements that stick out of their box: none at any width. A word is letters and
-/// digits, with the points and commas inside a number (`finished`, `4.29`, `1,000`);
-/// markup-like names (`</script><script>`) may wrap where the Unicode line-breaking
-/// rules allow, between their words.
-const BROKEN_WORDS: &str = r#"(selector) => {
-  const bad = [];
-  const root = document.querySelector(selector);
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const re = /[\p{L}\p{N}]+(?:[.,:][\p{L}\p{N}]+)*/gu;
-    let m;
-    while ((m = re.exec(node.data)) !== null) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-      if (tops.size > 1) bad.push('broken: ' + m[0]);
-    }
-  }
-  if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push('page overflows');
-  if (root.scrollWidth > root.parentElement.clientWidth + 1) bad.push('table overflows');
-  return bad.join(' | ');
-}"#;
 
 /// The runs list's row of run `id` against `status --json`'s `state`: its result box
 /// (colour, LLR, Elo, games, W/D/L, pentanomial counts), description, submitter and
@@ -298,7 +213,7 @@ fn check_runs_list(list: &mut Browser, id: &str, state: &Value, build: &str) {
 #[test]
 fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
     let dir = scratch("serve-live");
-    let cluster = cluster_with_reader();
+    let cluster = fleet_with_reader();
     let id = submit(
         &cluster,
         &config(dir.path(), 40, 15),
@@ -585,7 +500,7 @@ fn the_run_page_shows_what_status_says_and_follows_the_run_live() {
 #[test]
 fn serve_refuses_a_role_that_can_write_and_answers_bad_paths_in_one_line() {
     let dir = scratch("serve-refuse");
-    let cluster = cluster_with_reader();
+    let cluster = fleet_with_reader();
     for (role, found) in [
         ("xq_owner", "owner of schema xq"),
         ("xq_worker", "EXECUTE on xq."),
@@ -689,19 +604,80 @@ impl OutputRef for Child {
     }
 }
 
+/// In the page, the pairs of texts of each chart whose boxes overlap (a value's label
+/// over a line's): none.
+const OVERLAPPING_LABELS: &str = r#"(() => {
+  const bad = [];
+  for (const svg of document.querySelectorAll('svg')) {
+    const boxes = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i], [b, q] = boxes[j];
+      if (p.width && q.width && p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+        bad.push(a + ' over ' + b);
+    }
+  }
+  return bad.join(' | ');
+})()"#;
+
+/// The header of the tune page's values column, and its labels' overlaps.
+fn tune_values(page: &mut Browser) -> (Value, Value) {
+    (
+        page.eval("[...document.querySelectorAll('th')].map(t => t.textContent).find(t => t === 'So far' || t === 'Final')"),
+        page.eval(OVERLAPPING_LABELS),
+    )
+}
+
 #[test]
 fn a_tune_page_has_one_chart_per_parameter() {
     let dir = scratch("serve-tune");
-    let cluster = cluster_with_reader();
+    let cluster = fleet_with_reader();
     let tune = tune_config(dir.path(), 40, 30.0, "", "", None);
     let id = submit(&cluster, &tune, &[]);
+    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
+    let url = format!("{}/runs/{id}", served.base);
+
+    // Before any pair: the live card a match has, the values "so far", no label over
+    // another (the value at the start's place, "30.00" by "start 30").
+    let mut early = Browser::open(&url);
+    early.wait(
+        "the open tune's page",
+        "document.querySelector('#live-run [data-k=pairs]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(early.figure("pairs"), "0");
+    assert_eq!(early.figure("state"), "open");
+    assert_eq!(
+        tune_values(&mut early),
+        (Value::from("So far"), Value::from(""))
+    );
+    assert_eq!(
+        early.eval("document.querySelector('#live-run .note').textContent"),
+        "No worker has played this run yet."
+    );
+    assert_eq!(
+        early.eval("document.querySelector('#live-run [data-k=param] .sub').textContent"),
+        "so far (start 30)"
+    );
+    // On a phone no table reaches past the window: a wide one scrolls in its own box.
+    for width in WIDTHS {
+        early.width(width);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            early.eval(
+                "[...document.querySelectorAll('main table')]\
+                 .filter(t => t.getBoundingClientRect().right > window.innerWidth + 1).length"
+            ),
+            0,
+            "at {width} px"
+        );
+    }
+
     let out = finish(worker(&cluster, "w", &["--concurrency", "2"]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     wait_until("the tune's iterations", || {
         status(&cluster, &id)["pairs"].as_u64() == Some(40)
     });
-    let served = serve(&["--db", &cluster.url("xq_reader")], &[]);
-    let url = format!("{}/runs/{id}", served.base);
+    let state = status(&cluster, &id);
     let mut page = Browser::open(&url);
     page.wait(
         "the tune page",
@@ -710,6 +686,27 @@ fn a_tune_page_has_one_chart_per_parameter() {
     );
     let charts = page.eval("[...document.querySelectorAll('svg')].filter(s => (s.getAttribute('aria-label')||'').includes('skill')).length");
     assert_eq!(charts, 1, "one chart for the one parameter");
+    // Ended: the card's figures are status --json's, its worker listed, the values final.
+    page.wait(
+        "the ended tune's card",
+        "document.querySelector('#live-run [data-k=pairs]') !== null",
+        Duration::from_secs(30),
+    );
+    assert_eq!(page.figure("pairs"), state["pairs"].to_string());
+    assert_eq!(
+        page.figure("state"),
+        state["state"].as_str().unwrap_or_default()
+    );
+    let value = state["params"][0]["value"].as_f64().unwrap_or(f64::NAN);
+    assert_eq!(page.figure("param"), format!("{value:.2}"));
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('#live-run tbody tr td:first-child')].map(t => t.textContent).join(',')"),
+        "w"
+    );
+    assert_eq!(
+        tune_values(&mut page),
+        (Value::from("Final"), Value::from(""))
+    );
     // Submitted without --submitter: this OS user and machine.
     let who = page.eval("document.querySelector('#about [data-k=submitter] .who').textContent");
     assert!(who.as_str().is_some_and(|w| w.contains('@')), "{who}");

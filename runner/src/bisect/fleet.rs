@@ -244,8 +244,15 @@ impl Session {
         build: usize,
         loaded: &Loaded,
     ) -> Result<i64, BisectError> {
-        let new = new_run(loaded, self.batch_pairs, self.policy)
+        let mut new = new_run(loaded, self.batch_pairs, self.policy)
             .map_err(|e| failed(format!("step {number}: {e}")))?;
+        // The step's engines are the tested build and build 0, in that order: their
+        // commits go with the run, shown beside their builds.
+        for (engine, index) in [(0, build), (1, 0)] {
+            if let Some(commit) = state.builds.get(index).and_then(|b| b.commit.clone()) {
+                new.commits.insert(engine, commit);
+            }
+        }
         state.submitted = Some(Submitted {
             step: number,
             build,

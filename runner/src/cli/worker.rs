@@ -23,7 +23,8 @@ pub struct WorkerArgs {
     /// Games played at once on this machine (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// The worker's name in `status` (default: host name and process id).
+    /// The worker's name in `status` and on the workers page (default: the host name,
+    /// so that a worker restarted on the same machine keeps it).
     #[arg(long)]
     pub name: Option<String>,
     /// Work on this run only.
@@ -46,15 +47,6 @@ pub struct WorkerArgs {
     /// KB, MB, GB).
     #[arg(long, value_name = "SIZE", default_value = "4GB", value_parser = parse_size)]
     pub cache_size: u64,
-}
-
-/// The machine's name, for a worker's default name.
-fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_owned())
-        .ok()
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "worker".to_owned())
 }
 
 /// The longest lease the server hands out (`max_lease_s` in `xq.meta`).
@@ -87,10 +79,13 @@ pub(crate) fn options(args: &WorkerArgs) -> Option<WorkerOptions> {
         );
         return None;
     }
+    // The machine's name by default, not the process's: a worker restarted on the same
+    // machine keeps its name (and its row on the workers page); a second worker there
+    // waits for it, saying to give it another --name.
     let name = args
         .name
         .clone()
-        .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
+        .unwrap_or_else(crate::store::pg::machine::host_name);
     if name.chars().count() > 100 || name.chars().any(char::is_control) {
         eprintln!("error: --name: at most 100 characters, none of them a control character");
         return None;

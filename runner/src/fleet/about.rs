@@ -6,14 +6,26 @@
 use serde::Serialize;
 
 use crate::output::printable::printable;
-use crate::store::pg::runs::RunRow;
+use crate::store::pg::runs::{RunRow, RunWorker};
 
 /// One engine of a run and its build.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct EngineBuild {
     pub name: String,
     /// `None` for a program the workers have (not carried by the run).
     pub build: Option<String>,
+    /// The name it announced (`id name`) to the first worker that benched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub announced: Option<String>,
+    /// The bench signature the run expects of it (its config's `bench`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bench: Option<u64>,
+    /// Its bench speed, nodes per second, the mean over the workers that measured it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nps: Option<u64>,
+    /// The git commit it was built from, where `bisect` built it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 /// A run's description, submitter and engines.
@@ -50,9 +62,33 @@ impl About {
                 .map(|(i, name)| EngineBuild {
                     name: name.clone(),
                     build: run.builds.get(&i).cloned(),
+                    announced: None,
+                    bench: run.bench.get(name).copied(),
+                    nps: None,
+                    commit: run.commits.get(&i).cloned(),
                 })
                 .collect(),
         }
+    }
+
+    /// The about with what the workers measured of each engine: the name it announced
+    /// (the first worker's, by name) and its mean bench speed.
+    #[must_use]
+    pub fn measured_by(mut self, workers: &[RunWorker]) -> About {
+        for e in &mut self.engines {
+            e.announced = workers
+                .iter()
+                .find_map(|w| w.announced.get(&e.name).cloned());
+            let speeds: Vec<u64> = workers
+                .iter()
+                .filter_map(|w| w.bench_nps.get(&e.name).copied())
+                .collect();
+            e.nps = u64::try_from(speeds.len())
+                .ok()
+                .filter(|n| *n > 0)
+                .map(|n| speeds.iter().sum::<u64>() / n);
+        }
+        self
     }
 
     /// The engine names of a stored config (`[[engine]] name`), for a run whose config
@@ -123,10 +159,12 @@ mod tests {
                 EngineBuild {
                     name: "new".to_owned(),
                     build: Some("0123456789ab".to_owned()),
+                    ..EngineBuild::default()
                 },
                 EngineBuild {
                     name: "base".to_owned(),
                     build: None,
+                    ..EngineBuild::default()
                 },
             ],
         };

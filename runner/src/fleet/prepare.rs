@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::tune_run::TuneRun;
-use crate::client::bench_signature;
+use crate::client::{bench_signature, EngineSession};
 use crate::config::{parse, Loaded, Override};
 use crate::local_run::tournament::load_openings;
 use crate::play::engines::RunContext;
@@ -28,6 +28,8 @@ pub struct ReadyRun {
     /// Each benched engine's speed here, nodes per second (two benches at once, so a
     /// machine's speed with every core busy, as in play).
     pub bench_nps: Vec<(String, u64)>,
+    /// The name each benched engine announced (`id name`), where it gave one.
+    pub announced: Vec<(String, String)>,
 }
 
 /// Makes a stored run ready to be played on `concurrency` slots, its config pointed at
@@ -73,6 +75,7 @@ pub async fn prepare(
         }
     }
     let mut speeds = Vec::new();
+    let mut announced = Vec::new();
     for engine in &plan.engines {
         let Some(&expected) = run.bench.get(&engine.spec.name) else {
             continue;
@@ -99,6 +102,20 @@ pub async fn prepare(
         if let (Some(a), Some(b)) = (one.nps, two.nps) {
             speeds.push((engine.spec.name.clone(), (a + b) / 2));
         }
+        // A build whose bench just checked is started once more for its handshake: the
+        // name it announces goes beside its build on the run's page. A handshake that
+        // fails costs only that name; the games will say what is wrong.
+        if let Ok(session) = EngineSession::start(&engine.spec, plan.timeouts).await {
+            // As the server keeps it: no control character, at most 100 characters.
+            let name: Option<String> = session
+                .id_name
+                .as_deref()
+                .map(|n| n.chars().filter(|c| !c.is_control()).take(100).collect());
+            if let Some(name) = name.filter(|n: &String| !n.trim().is_empty()) {
+                announced.push((engine.spec.name.clone(), name));
+            }
+            session.quit().await;
+        }
     }
     let openings = load_openings(plan).map_err(|e| e.to_string())?;
     // The run's concurrency is the local run's; here the worker's own counts.
@@ -113,5 +130,6 @@ pub async fn prepare(
         context,
         tune,
         bench_nps: speeds,
+        announced,
     })
 }

@@ -219,6 +219,7 @@ mod tests {
             tune: None,
             submitter: None,
             builds: std::collections::BTreeMap::new(),
+            commits: std::collections::BTreeMap::new(),
         }
     }
 

@@ -161,7 +161,8 @@ pub fn status_of(
                 .iter()
                 .map(|e| e.spec.name.clone())
                 .collect::<Vec<_>>(),
-        ),
+        )
+        .measured_by(workers),
         state: run.state.clone(),
         status: run.status.clone(),
         exit_code: run.exit_code,

@@ -48,6 +48,7 @@ pub fn new_run(loaded: &Loaded, batch_pairs: u32, policy: UploadPolicy) -> Resul
         batch_pairs: batch_pairs.max(1),
         judge: Some(RunJudge::of(plan)),
         starts: Some(starts),
+        commits: BTreeMap::new(),
         uploads: uploads(
             plan.engines.iter().enumerate(),
             plan.openings.as_ref().map(|o| o.path.as_path()),

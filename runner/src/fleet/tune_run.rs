@@ -146,6 +146,7 @@ pub async fn new_run(
         batch_pairs: batch_pairs.max(1),
         judge: None,
         starts: None,
+        commits: std::collections::BTreeMap::new(),
         // Both sides play the one [[engine]] of the config.
         uploads: uploads(
             [(0, engine)],
@@ -245,7 +246,8 @@ pub fn status(
         id: run.id,
         kind: "tune",
         title: run.title.clone(),
-        about: super::about::About::of(run, &super::about::About::engine_names(&run.config)),
+        about: super::about::About::of(run, &super::about::About::engine_names(&run.config))
+            .measured_by(workers),
         state: run.state.clone(),
         status: run.status.clone(),
         exit_code: run.exit_code,

@@ -276,6 +276,8 @@ async fn work_loop(
     playing: &AtomicBool,
 ) -> Result<u8, WorkerStop> {
     let mut refused: HashSet<i64> = HashSet::new();
+    let machine = crate::store::pg::machine::Machine::here();
+    let mut machine_told = false;
     loop {
         let concurrency = options.concurrency;
         retry!(link, "heartbeat", |db| db.heartbeat(
@@ -283,6 +285,14 @@ async fn work_loop(
             None,
             concurrency
         ))?;
+        // Once, after the heartbeat bound the name: the workers page shows the machine.
+        // A server that refuses it (an odd host name) costs the page a column, no work.
+        if !machine_told {
+            if let Err(e) = link.db.report_machine(&options.name, &machine).await {
+                tracing::warn!("reporting the machine: {e}");
+            }
+            machine_told = true;
+        }
         let runs: Vec<RunRow> = match options.run {
             Some(id) => {
                 let run = retry!(link, "reading the run", |db| db.run(id))?;
@@ -328,6 +338,17 @@ async fn work_loop(
                                 &options.name,
                                 &prepared.bench_nps
                             ))?;
+                        }
+                        // What the engines call themselves is for the page alone: a
+                        // name the server refuses (too long) costs the page that name.
+                        if !prepared.announced.is_empty() {
+                            if let Err(e) = link
+                                .db
+                                .report_announced(run.id, &options.name, &prepared.announced)
+                                .await
+                            {
+                                tracing::warn!("reporting the engines' names: {e}");
+                            }
                         }
                         slot.insert(WorkerRun {
                             prepared,

@@ -57,12 +57,14 @@ enum Label {
     Under,
 }
 
-/// A horizontal line across the plot: its colour and dash, and its label at its left end.
+/// A horizontal line across the plot: its colour and dash, and its label at its left
+/// end (at its right end when `at_right`).
 struct Reference<'a> {
     colour: &'a str,
     dash: &'a str,
     label: &'a str,
     place: Label,
+    at_right: bool,
 }
 
 impl Reference<'_> {
@@ -75,9 +77,14 @@ impl Reference<'_> {
         } else {
             14.0
         };
+        let (x, anchor) = if self.at_right {
+            (r - 6.0, "end")
+        } else {
+            (l + 6.0, "start")
+        };
         svg.text(
-            (l + 6.0, y + dy),
-            "start",
+            (x, y + dy),
+            anchor,
             self.colour,
             &format!("font-weight=\"600\" {HALO}"),
             self.label,
@@ -117,6 +124,7 @@ pub fn param_chart(
                 dash: "",
                 label: &label,
                 place,
+                at_right: false,
             };
             line.draw(&mut svg, &frame, limit);
         } else {
@@ -124,12 +132,19 @@ pub fn param_chart(
             off.push(format!("{name} {limit} {side}"));
         }
     }
+    let pixels = points(&frame, pairs, values);
     let label = format!("start {}", param.start);
     let start = Reference {
         colour: MUTED,
         dash: "6 4",
         label: &label,
         place: Label::Over,
+        // The last value's label sits beside its point: while that point is in the plot's
+        // left part (the first pairs) the start's label, at the left too, would print
+        // over it ("130.00" over "start 130"), so it goes to the right end instead.
+        at_right: pixels
+            .last()
+            .is_some_and(|&(x, _)| x < frame.area().0 + LEFT_PART),
     };
     start.draw(&mut svg, &frame, param.start);
     if !off.is_empty() {
@@ -137,10 +152,13 @@ pub fn param_chart(
         let (_, r, _, _) = frame.area();
         svg.text((r, 20.0), "end", MUTED, "", &off.join(", "));
     }
-    let pixels = points(&frame, pairs, values);
     svg.value_line(&pixels, values.last().copied(), frame.area().1, HALO);
     svg.finish()
 }
+
+/// How far from the plot's left a last point's label may reach a label at the left end
+/// (a start label of about 12 characters and the value's of 8, 7 px each, and gaps).
+const LEFT_PART: f64 = 160.0;
 
 /// The theta+ side's score per game averaged over `window` pairs, after each pair.
 #[must_use]
@@ -158,6 +176,7 @@ pub fn score_chart(xs: &[u64], ys: &[f64], window: usize, played: u64) -> String
         dash: "2 3",
         label: "even",
         place: Label::Over,
+        at_right: false,
     };
     even.draw(&mut svg, &frame, 0.5);
     let pixels = points(&frame, xs, ys);
@@ -208,6 +227,62 @@ mod tests {
         assert!(!svg.contains(">max 400</text>") && !svg.contains(">min 0</text>"));
         assert!(svg.contains(">start 130</text>") && svg.contains("stroke-dasharray=\"6 4\""));
         assert!(svg.contains(">132.00</text>"), "the last value is written");
+    }
+
+    /// The x, y and anchor of the text `label` in `svg`.
+    fn text_at(svg: &str, label: &str) -> (f64, f64, String) {
+        let end = svg.find(&format!(">{label}</text>")).expect(label);
+        let start = svg[..end].rfind("<text ").expect("a text");
+        let tag = &svg[start..end];
+        let attr = |k: &str| {
+            let at = tag.find(&format!("{k}=\"")).expect(k) + k.len() + 2;
+            tag[at..].split('"').next().unwrap_or_default().to_owned()
+        };
+        (
+            attr("x").parse().unwrap_or(f64::NAN),
+            attr("y").parse().unwrap_or(f64::NAN),
+            attr("text-anchor"),
+        )
+    }
+
+    /// The span a label takes across, at 7 px a character.
+    fn span(x: f64, anchor: &str, chars: usize) -> (f64, f64) {
+        let w = 7.0 * chars as f64;
+        if anchor == "end" {
+            (x - w, x)
+        } else {
+            (x, x + w)
+        }
+    }
+
+    #[test]
+    fn the_start_label_never_prints_over_the_last_value() {
+        // Before any pair and after a few, on the start: the value's label is at the
+        // left; the start's moves to the right end.
+        for (pairs, values, played) in [
+            (vec![0], vec![130.0], 0),
+            (vec![0, 1], vec![130.0, 130.0], 40),
+        ] {
+            let svg = param_chart(&param(130.0, 0.0, 400.0), &pairs, &values, played, false);
+            let (sx, sy, sa) = text_at(&svg, "start 130");
+            let (vx, vy, va) = text_at(&svg, "130.00");
+            let (s0, s1) = span(sx, &sa, "start 130".len());
+            let (v0, v1) = span(vx, &va, "130.00".len());
+            let apart = s1 < v0 || v1 < s0 || (sy - vy).abs() >= 12.0;
+            assert!(
+                apart,
+                "start at {sx},{sy} ({sa}), value at {vx},{vy} ({va})"
+            );
+        }
+        // At the end of the plot the start's label stays at the left.
+        let svg = param_chart(
+            &param(130.0, 0.0, 400.0),
+            &[0, 40],
+            &[130.0, 130.0],
+            40,
+            false,
+        );
+        assert_eq!(text_at(&svg, "start 130").2, "start");
     }
 
     #[test]

@@ -121,10 +121,12 @@ fn header(out: &mut String, summary: &TuneSummary, games: Games) {
     out.push_str("</div></header>\n");
 }
 
-fn values_table(summary: &TuneSummary) -> String {
-    let mut t = String::from(
+/// The values table; its last values are "So far" while the tune goes on.
+fn values_table(summary: &TuneSummary, ended: bool) -> String {
+    let now = if ended { "Final" } else { "So far" };
+    let mut t = format!(
         "<table><thead><tr><th>Parameter</th><th class=\"num\">Start</th><th class=\"num\">Min</th>\
-         <th class=\"num\">Max</th><th class=\"num\">Final</th><th class=\"num\">Sent as</th></tr></thead><tbody>",
+         <th class=\"num\">Max</th><th class=\"num\">{now}</th><th class=\"num\">Sent as</th></tr></thead><tbody>",
     );
     for f in &summary.params {
         let p = &f.param;
@@ -172,13 +174,19 @@ fn results(summary: &TuneSummary, records: &[Record], games: Games) -> String {
     t
 }
 
-/// The whole page.
+/// The whole page of a tune that ended.
 #[must_use]
 pub fn html(summary: &TuneSummary, records: &[Record], config: &str) -> String {
+    html_at(summary, records, config, true)
+}
+
+/// The whole page, its values final when `ended`, else so far.
+#[must_use]
+pub fn html_at(summary: &TuneSummary, records: &[Record], config: &str, ended: bool) -> String {
     let games = Games::of(records);
     let mut page = head(&format!("xq-runner tune: {}", summary.engine));
     header(&mut page, summary, games);
-    card(&mut page, "Values", &values_table(summary));
+    card(&mut page, "Values", &values_table(summary, ended));
     // One parameter alone gets the page's width; more go two a row.
     let alone = summary.params.len() == 1;
     let mut charts = String::from(if alone {

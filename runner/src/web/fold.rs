@@ -254,6 +254,7 @@ mod tests {
             tune: None,
             submitter: None,
             builds: std::collections::BTreeMap::new(),
+            commits: std::collections::BTreeMap::new(),
         };
         let games = (0..pairs)
             .flat_map(|pair| {

@@ -6,10 +6,15 @@
 //! | `cache.rs` | the last report drawn of each run, and each answer made less than 1 s ago |
 //! | `fold.rs` | each run's counts and report reading, kept and brought up to date |
 //! | `routes.rs` | what each path answers |
+//! | `list_query.rs` | the runs list's query: state, submitter, page, read strictly and written encoded |
 //! | `listing.rs` | the runs and workers the lists show (states from `fleet::status`) |
 //! | `runs_list.rs`, `result_box.rs` | the runs page, fishtest's list: a row per run, its coloured result box |
-//! | `pages.rs` | the workers page, and the parts the lists share |
+//! | `pages.rs` | the parts the pages share |
+//! | `workers_page.rs` | the workers page: machine, state by heartbeat, bench, games a minute |
 //! | `down.rs` | a page's frame saying the database is away, on a fresh load |
+//! | `estimate.rs` | what is left of an open run: games to a bound at the LLR's drift, else pairs |
+//! | `workers_table.rs` | the workers of one run, on a match's page and a tune's |
+//! | `tune_card.rs` | a stored tune's live card: pairs, batches, values so far, workers |
 //! | `run_page.rs` | a run's page: the report of `output::report` (or a tune's), live |
 //! | `stream.rs` | a run's `games.pgn` and `games.jsonl`, streamed |
 //! | `shell.rs`, `live.js` | what every page has around it, and its polling script |
@@ -19,9 +24,11 @@
 mod cache;
 mod down;
 mod error;
+mod estimate;
 mod fold;
 mod folder;
 mod headline;
+mod list_query;
 mod listing;
 mod pages;
 mod result_box;
@@ -31,6 +38,9 @@ mod runs_list;
 mod shell;
 mod source;
 mod stream;
+mod tune_card;
+mod workers_page;
+mod workers_table;
 
 use std::sync::Arc;
 

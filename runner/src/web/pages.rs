@@ -1,12 +1,6 @@
-//! The workers page (`/workers`) in the report's style, every name escaped, the numbers
-//! those of `/api/workers`; and the small parts every list shares (ages, the LLR bar,
-//! the verdict as said). The runs page is `runs_list.rs`.
+//! The small parts the pages share (ages, the LLR bar, the verdict as said). The runs
+//! page is `runs_list.rs`, the workers page `workers_page.rs`.
 
-use std::fmt::Write as _;
-
-use super::listing::WorkerEntry;
-use super::shell::page;
-use crate::output::report::{card, escape};
 use crate::stats::sprt::Verdict;
 
 /// `3 s`, `4 min`, `2.5 h`, `3.0 d`.
@@ -57,49 +51,6 @@ pub(crate) fn tune_of(params: usize) -> String {
         1 => "tune of 1 parameter".to_owned(),
         n => format!("tune of {n} parameters"),
     }
-}
-
-/// The workers page.
-pub(crate) fn workers_page(workers: &[WorkerEntry]) -> String {
-    let mut table = String::from(
-        "<table class=\"list\" id=\"workers\"><thead><tr><th>Worker</th><th>Version</th>\
-         <th>Slots</th><th>Last heartbeat</th><th>Now on</th><th>Runs</th><th>Games</th>\
-         <th>Games/s</th></tr></thead><tbody>",
-    );
-    for w in workers {
-        let runs: Vec<String> = w
-            .runs
-            .iter()
-            .map(|id| format!("<a href=\"/runs/{id}\">{id}</a>"))
-            .collect();
-        let _ = write!(
-            table,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{} ago</td>\
-             <td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td></tr>",
-            escape(&w.name),
-            escape(&w.version),
-            w.concurrency,
-            age(w.last_seen_s_ago),
-            w.run
-                .map_or_else(String::new, |id| format!("<a href=\"/runs/{id}\">{id}</a>")),
-            runs.join(", "),
-            w.games,
-            w.games_per_s
-        );
-    }
-    if workers.is_empty() {
-        table.push_str("<tr><td colspan=\"8\">no worker seen yet</td></tr>");
-    }
-    table.push_str("</tbody></table>");
-    let mut body = String::from(
-        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Workers</h1></header>\n",
-    );
-    card(&mut body, "Every worker seen", &table);
-    page(
-        &format!("{} workers \u{b7} xq-runner", workers.len()),
-        "/api/workers",
-        &body,
-    )
 }
 
 #[cfg(test)]

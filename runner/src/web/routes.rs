@@ -7,8 +7,9 @@ use axum::response::{Html, IntoResponse, Response};
 
 use super::cache::FRESH_FOR;
 use super::error::{run_id, WebError};
+use super::list_query::ListQuery;
 use super::source::Source;
-use super::{down, listing, pages, run_page, runs_list, shell, stream};
+use super::{down, listing, run_page, runs_list, shell, stream, workers_page};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -34,39 +35,41 @@ async fn stored_run(source: &Source, id: &str) -> Result<(Arc<Db>, RunRow), WebE
 
 /// `/`: the runs (the page's frame while the database is away).
 pub(crate) async fn runs_page(State(source): App, RawQuery(q): RawQuery) -> Response {
-    let api = match listing::state_filter(q.as_deref()) {
-        Ok(Some(s)) => format!("/api/runs?state={s}"),
-        _ => "/api/runs".to_owned(),
+    let api = match ListQuery::parse(q.as_deref()) {
+        Ok(query) => format!("/api/runs{}", query.to_query()),
+        Err(_) => "/api/runs".to_owned(),
     };
     down::framed(runs_answer(&source, q).await, &api)
 }
 
 async fn runs_answer(source: &Source, q: Option<String>) -> Result<Response, WebError> {
-    let state = listing::state_filter(q.as_deref())?;
-    let key = format!("/?{}", state.as_deref().unwrap_or(""));
+    let query = ListQuery::parse(q.as_deref())?;
+    // Keyed by the query as written back: two spellings of one list share an answer.
+    let key = format!("/{}", query.to_query());
     let page = source
         .recent
         .answer(&key, FRESH_FOR, || async {
             let db = source.db().await?;
-            let entries = listing::runs(&db, &source.folds, state.as_deref()).await?;
-            Ok::<_, WebError>(runs_list::runs_page(&entries, state.as_deref()))
+            let runs = listing::runs(&db, &source.folds, &query).await?;
+            let fleet = listing::fleet_totals(&listing::workers(&db).await?);
+            Ok::<_, WebError>(runs_list::runs_page(&runs, &query, &fleet))
         })
         .await?;
     Ok(Html(page.as_str().to_owned()).into_response())
 }
 
-/// `/api/runs`: the runs, each with its state as `status --json ID` prints it.
+/// `/api/runs`: the page's runs, each with its state as `status --json ID` prints it.
 pub(crate) async fn runs_json(
     State(source): App,
     RawQuery(q): RawQuery,
 ) -> Result<Response, WebError> {
-    let state = listing::state_filter(q.as_deref())?;
-    let key = format!("/api/runs?{}", state.as_deref().unwrap_or(""));
+    let query = ListQuery::parse(q.as_deref())?;
+    let key = format!("/api/runs{}", query.to_query());
     let text = source
         .recent
         .answer(&key, FRESH_FOR, || async {
             let db = source.db().await?;
-            json(&listing::runs(&db, &source.folds, state.as_deref()).await?)
+            json(&listing::runs(&db, &source.folds, &query).await?.runs)
         })
         .await?;
     Ok(json_answer(&text))
@@ -134,7 +137,7 @@ async fn workers_answer(source: &Source) -> Result<Response, WebError> {
         .recent
         .answer("/workers", FRESH_FOR, || async {
             let db = source.db().await?;
-            Ok::<_, WebError>(pages::workers_page(&listing::workers(&db).await?))
+            Ok::<_, WebError>(workers_page::workers_page(&listing::workers(&db).await?))
         })
         .await?;
     Ok(Html(page.as_str().to_owned()).into_response())

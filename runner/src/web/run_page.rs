@@ -13,11 +13,10 @@ use super::fold::Folds;
 
 use super::error::WebError;
 use super::headline::{figure, headline_of};
-use super::pages::age;
 use super::shell::live;
 use crate::fleet::about::About;
-use crate::fleet::status::{Status, WorkerLine};
-use crate::output::report::{escape, fixed, render, HeadReading, RunHead, RunStatus};
+use crate::fleet::status::Status;
+use crate::output::report::{escape, render, HeadReading, RunHead, RunStatus};
 use crate::store::pg::runs::RunRow;
 use crate::store::pg::Db;
 
@@ -44,49 +43,6 @@ pub(crate) fn fewer_games(rows: &mut Vec<crate::output::report::games::GameRow>)
     });
 }
 
-/// The workers of a run: games/s, last heartbeat, residual, time losses and crashes per
-/// game.
-fn workers_table(workers: &[WorkerLine]) -> String {
-    if workers.is_empty() {
-        return "<p class=\"note\">No worker has played this run yet.</p>".to_owned();
-    }
-    let mut t = String::from(
-        "<table class=\"list\"><thead><tr><th>Worker</th><th>Batches</th><th>Games</th>\
-         <th>Games/s</th><th>Last heartbeat</th><th>Residual</th><th>Time losses</th>\
-         <th>Crashes</th><th></th></tr></thead><tbody>",
-    );
-    for w in workers {
-        let per_game =
-            |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |v| format!("{:.1}%", v * 100.0));
-        let residual = w
-            .results
-            .as_ref()
-            .and_then(|r| r.residual)
-            .map_or_else(|| "n/a".to_owned(), |z| fixed(z, 2));
-        let note = match (&w.refused, w.results.as_ref().is_some_and(|r| r.bad)) {
-            (Some(why), _) => format!("refused the run: {}", escape(why)),
-            (None, true) => "its pairs do not fit the rest".to_owned(),
-            _ => String::new(),
-        };
-        let _ = write!(
-            t,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{residual}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}</td><td>{note}</td></tr>",
-            escape(&w.name),
-            w.batches,
-            w.games,
-            w.games_per_s,
-            w.last_seen_s_ago
-                .map_or_else(|| "never".to_owned(), |s| format!("{} ago", age(s))),
-            per_game(w.results.as_ref().map(|r| r.time_losses_per_game)),
-            per_game(w.results.as_ref().map(|r| r.crashes_per_game)),
-        );
-    }
-    t.push_str("</tbody></table>");
-    t
-}
-
 /// The live card of a match run.
 fn live_card(s: &Status) -> String {
     let mut out = about_card(&s.about);
@@ -101,13 +57,25 @@ fn live_card(s: &Status) -> String {
             s.pairs_expired, s.pairs_left
         ),
     );
+    let method = match super::estimate::left(s) {
+        Some(left) => {
+            figure(&mut out, "left", "Left (estimate)", &left.value, &left.sub);
+            format!(
+                "<p class=\"note\" id=\"left-method\">{}</p>",
+                super::estimate::METHOD
+            )
+        }
+        None => String::new(),
+    };
+    out.push_str("</div>");
+    out.push_str(&method);
     let _ = writeln!(
         out,
-        "</div><h2 style=\"margin-top:16px\">Workers</h2>{}\
+        "<h2 style=\"margin-top:16px\">Workers</h2>{}\
          <p class=\"meta\">Every game: <a href=\"/runs/{id}/games.pgn\">games.pgn</a> &middot; \
          <a href=\"/runs/{id}/games.jsonl\">games.jsonl</a> &middot; \
          <a href=\"/api/runs/{id}\">JSON</a></p></section>",
-        workers_table(&s.workers),
+        super::workers_table::workers_table(&s.workers),
         id = s.id
     );
     out
@@ -166,6 +134,39 @@ fn pending(run: &RunRow) -> (&'static str, String) {
     }
 }
 
+/// What is known of an engine besides its build: the name it announced, its bench
+/// signature and speed, the commit `bisect` built it from, each escaped; nothing where
+/// none is.
+fn measured(e: &crate::fleet::about::EngineBuild) -> String {
+    let mut parts = Vec::new();
+    if let Some(a) = &e.announced {
+        parts.push(format!("<span class=\"announced\">{}</span>", escape(a)));
+    }
+    if let Some(b) = e.bench {
+        parts.push(format!("bench <span class=\"bench\">{b}</span>"));
+    }
+    if let Some(c) = &e.commit {
+        parts.push(format!(
+            "commit <code class=\"commit\">{}</code>",
+            escape(crate::bisect::state::short(c))
+        ));
+    }
+    if let Some(n) = e.nps {
+        parts.push(format!(
+            "<span class=\"nps\">{}</span>",
+            super::workers_page::nps(Some(n as f64))
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " <span class=\"sub measured\">({})</span>",
+            parts.join(", ")
+        )
+    }
+}
+
 /// What the run is, above its live card: its description, who submitted it, and its
 /// engines with their builds, every one escaped.
 pub(crate) fn about_card(about: &About) -> String {
@@ -198,8 +199,9 @@ pub(crate) fn about_card(about: &About) -> String {
             };
             let _ = write!(
                 out,
-                "<span class=\"engine\">{}{build}</span>{comma}",
-                escape(&e.name)
+                "<span class=\"engine\">{}{build}{}</span>{comma}",
+                escape(&e.name),
+                measured(e)
             );
         }
         out.push_str("</div>");
@@ -237,19 +239,28 @@ fn report(run: &RunRow, reading: HeadReading) -> Result<String, WebError> {
     ))
 }
 
-/// The page of tune run `run`: the local tune's report, live.
+/// The page of tune run `run`: the local tune's report, live, under the card a match
+/// has (figures, workers), its values "so far" until the tune ends.
 ///
 /// # Errors
 /// The database's; [`WebError::Failed`] when the stored tune does not read here.
-pub(crate) async fn tune_page(db: &Db, run: &RunRow) -> Result<String, WebError> {
+pub(crate) async fn tune_page(db: &Db, folds: &Folds, run: &RunRow) -> Result<String, WebError> {
     let (summary, records) = crate::fleet::tune_run::summary_of(db, run)
         .await
         .map_err(WebError::Failed)?;
-    let report = crate::tune::report::html(&summary, &records, &run.config);
-    let names = About::engine_names(&run.config);
+    let report = crate::tune::report::html_at(&summary, &records, &run.config, !run.is_open());
+    let (about, card) = match folds.state(db, run).await? {
+        crate::fleet::status::RunState::Tune(t) => {
+            (t.about.clone(), super::tune_card::tune_card(&t))
+        }
+        crate::fleet::status::RunState::Match(_) => (
+            About::of(run, &About::engine_names(&run.config)),
+            String::new(),
+        ),
+    };
     let extra = format!(
-        "{}<p class=\"meta\">Run {id} &middot; {} &middot; <a href=\"/api/runs/{id}\">JSON</a></p>",
-        about_card(&About::of(run, &names)),
+        "{}{card}<p class=\"meta\">Run {id} &middot; {} &middot; <a href=\"/api/runs/{id}\">JSON</a></p>",
+        about_card(&about),
         escape(&run.status),
         id = run.id
     );
@@ -267,7 +278,7 @@ pub(crate) async fn page(
     run: &RunRow,
 ) -> Result<String, WebError> {
     if run.is_tune() {
-        tune_page(db, run).await
+        tune_page(db, folds, run).await
     } else {
         match_page(db, reports, folds, run).await
     }

@@ -5,7 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::listing::{RunEntry, STATES};
+use super::list_query::{encode, ListQuery};
+use super::listing::{FleetTotals, RunEntry, RunsPage, STATES};
 use super::pages::age;
 use super::result_box::result_box;
 use super::shell::page;
@@ -25,7 +26,7 @@ fn about_of(entry: &RunEntry) -> About {
                 .iter()
                 .map(|name| EngineBuild {
                     name: name.clone(),
-                    build: None,
+                    ..EngineBuild::default()
                 })
                 .collect(),
             ..About::default()
@@ -66,7 +67,13 @@ fn run_cell(entry: &RunEntry, about: &About, out: &mut String) {
         }
     }
     if let Some(s) = &about.submitter {
-        let _ = write!(out, "<div class=\"sub by\">by {}</div>", escape(s));
+        // The name links to the runs of the same submitter.
+        let _ = write!(
+            out,
+            "<div class=\"sub by\">by <a href=\"/?submitter={}\">{}</a></div>",
+            escape(&encode(s)),
+            escape(s)
+        );
     }
     out.push_str("</td>");
 }
@@ -94,30 +101,94 @@ fn engines_cell(entry: &RunEntry, about: &About, out: &mut String) {
     out.push_str("</td>");
 }
 
-/// The filter links.
-fn filters(state: Option<&str>) -> String {
+/// The filter links: each state (keeping the submitter), and the submitter shown.
+fn filters(query: &ListQuery) -> String {
     let mut filters = String::from("<p class=\"filters\">Show: ");
     let current = |s: Option<&str>| {
-        if s == state {
+        if s == query.state.as_deref() {
             " aria-current=\"page\""
         } else {
             ""
         }
     };
-    let _ = write!(filters, "<a href=\"/\"{}>all</a>", current(None));
+    let of = |state: Option<&str>| ListQuery {
+        state: state.map(str::to_owned),
+        submitter: query.submitter.clone(),
+        page: 1,
+    };
+    let _ = write!(
+        filters,
+        "<a href=\"/{}\"{}>all</a>",
+        escape(&of(None).to_query()),
+        current(None)
+    );
     for s in STATES {
         let _ = write!(
             filters,
-            "<a href=\"/?state={s}\"{}>{s}</a>",
+            "<a href=\"/{}\"{}>{s}</a>",
+            escape(&of(Some(s)).to_query()),
             current(Some(s))
+        );
+    }
+    if let Some(who) = &query.submitter {
+        let every = ListQuery {
+            submitter: None,
+            ..of(query.state.as_deref())
+        };
+        let _ = write!(
+            filters,
+            " &middot; by <b class=\"who\">{}</b> <a href=\"/{}\">(everyone)</a>",
+            escape(who),
+            escape(&every.to_query())
         );
     }
     filters.push_str("</p>");
     filters
 }
 
+/// What the fleet has now, above the list.
+fn fleet_line(fleet: &FleetTotals) -> String {
+    format!(
+        "<p class=\"fleet\" id=\"fleet\"><span>Workers online <b data-k=\"online\">{}</b></span>\
+         <span>idle <b data-k=\"idle\">{}</b></span><span>Cores <b data-k=\"cores\">{}</b></span>\
+         <span>Games/min <b data-k=\"gpm\">{:.1}</b></span></p>",
+        fleet.online, fleet.idle, fleet.cores, fleet.games_per_min
+    )
+}
+
+/// Where the page is in the list, and the links to the pages beside it.
+fn pager(runs: &RunsPage, query: &ListQuery) -> String {
+    let first = query.offset() + 1;
+    let last = query.offset() + runs.runs.len();
+    let mut out = if runs.runs.is_empty() {
+        format!("<p class=\"pager\" id=\"pager\">{} runs", runs.total)
+    } else {
+        format!(
+            "<p class=\"pager\" id=\"pager\">Runs {first} to {last} of {}",
+            runs.total
+        )
+    };
+    if runs.page > 1 {
+        let _ = write!(
+            out,
+            " <a rel=\"prev\" href=\"/{}\">newer</a>",
+            escape(&query.on_page(runs.page - 1).to_query())
+        );
+    }
+    if runs.page < runs.pages {
+        let _ = write!(
+            out,
+            " <a rel=\"next\" href=\"/{}\">older</a>",
+            escape(&query.on_page(runs.page + 1).to_query())
+        );
+    }
+    out.push_str("</p>");
+    out
+}
+
 /// The runs page.
-pub(crate) fn runs_page(entries: &[RunEntry], state: Option<&str>) -> String {
+pub(crate) fn runs_page(runs: &RunsPage, query: &ListQuery, fleet: &FleetTotals) -> String {
+    let entries = &runs.runs;
     let mut table = String::from(
         "<table class=\"list\" id=\"runs\"><thead><tr><th>Result</th><th>Run</th>\
          <th>Engines and clock</th></tr></thead><tbody>",
@@ -139,18 +210,16 @@ pub(crate) fn runs_page(entries: &[RunEntry], state: Option<&str>) -> String {
         table.push_str("<tr><td colspan=\"3\">no runs</td></tr>");
     }
     table.push_str("</tbody></table>");
-    let mut body = String::from(
-        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Runs</h1></header>\n",
+    let mut body = format!(
+        "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Runs</h1></header>\n{}",
+        fleet_line(fleet)
     );
     card(
         &mut body,
         "Runs, open first",
-        &format!("{}{table}", filters(state)),
+        &format!("{}{table}{}", filters(query), pager(runs, query)),
     );
-    let api = match state {
-        Some(s) => format!("/api/runs?state={s}"),
-        None => "/api/runs".to_owned(),
-    };
+    let api = format!("/api/runs{}", query.to_query());
     let open = entries.iter().filter(|e| state_of(e) == "open").count();
     page(&format!("{open} open runs \u{b7} xq-runner"), &api, &body)
 }
@@ -171,7 +240,13 @@ mod tests {
             run: None,
             error: Some("<b>bad</b>".to_owned()),
         };
-        let html = runs_page(&[entry], None);
+        let runs = RunsPage {
+            runs: vec![entry],
+            total: 1,
+            page: 1,
+            pages: 1,
+        };
+        let html = runs_page(&runs, &ListQuery::default(), &FleetTotals::default());
         assert!(html.contains("data-result=\"ended\""), "{html}");
         assert!(html.contains("&lt;b&gt;bad&lt;/b&gt;"), "{html}");
         assert!(html.contains("&lt;/script&gt;"), "{html}");

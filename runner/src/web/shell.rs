@@ -42,10 +42,25 @@ const STYLE: &str = "<style>\
     code.build{font-size:12px;color:var(--muted);margin-left:4px}\
     .about{margin:0 0 12px;font-size:14px}\
     .about .desc{font-size:16px;font-weight:600}\
-    @media (max-width:700px){#runs thead{display:none}\
+    main:has(#workers){max-width:none}\
+    .wide{overflow-x:auto}\
+    .sub{color:var(--muted);font-size:12.5px}\
+    .wstate{font-weight:600;white-space:nowrap}\
+    .wstate.online{color:#15803d}.wstate.idle{color:#a16207}.wstate.offline{color:#6b7280}\
+    .fleet{display:flex;flex-wrap:wrap;gap:6px 22px;margin:0 0 12px;font-size:14px}\
+    .fleet b{font-variant-numeric:tabular-nums}\
+    .pager a{margin-right:14px}\
+    @media (max-width:700px){main table{display:block;overflow-x:auto;max-width:100%;font-size:12.5px}\
+    main th,main td{padding:5px 4px}\
+    #runs thead{display:none}\
     #runs tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}\
     #runs td,#runs td.box{display:block;border:0;padding:3px 4px;width:auto}\
-    #runs .result{display:inline-block}}\
+    #runs .result{display:inline-block}\
+    #workers thead,#steps thead,#builds thead,#groups thead{display:none}\
+    #workers tr,#steps tr,#builds tr,#groups tr{display:block;border-bottom:1px solid var(--line);padding:6px 0}\
+    #workers td,#workers td.n,#steps td,#steps td.n,#builds td,#builds td.n,#groups td,#groups td.n\
+    {display:inline-block;border:0;padding:2px 6px;text-align:left}\
+    td[data-l]::before{content:attr(data-l) \" \";color:var(--muted);font-size:12px}}\
     </style>";
 
 /// The links and the live line, at the top of `<main>`.

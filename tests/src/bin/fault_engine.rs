@@ -80,6 +80,8 @@ struct Config {
     tag: String,
     /// What `bench` prints as its node count.
     bench_nodes: Option<String>,
+    /// The name it announces (`id name`).
+    id_name: String,
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -91,6 +93,7 @@ fn parse_args() -> Result<Config, String> {
         megabytes: 300,
         tag: String::new(),
         bench_nodes: None,
+        id_name: "fault-engine".to_owned(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -105,6 +108,7 @@ fn parse_args() -> Result<Config, String> {
             }
             "--tag" => config.tag = value()?,
             "--bench-nodes" => config.bench_nodes = Some(value()?),
+            "--id-name" => config.id_name = value()?,
             // `<command> bench`: the node count of a fixed benchmark, as xq-engine prints
             // it; `--bench-nodes varies` gives another count in every process.
             "bench" => {
@@ -262,7 +266,7 @@ fn main() {
             }
             Some("uci") if config.fault == Fault::UcciOnly => {}
             Some("ucci" | "uci") if config.fault != Fault::NoHello => {
-                say(&mut out, "id name fault-engine");
+                say(&mut out, &format!("id name {}", config.id_name));
                 say(&mut out, if config.uci { "uciok" } else { "ucciok" });
             }
             Some("isready") => {

@@ -25,6 +25,23 @@ pub fn fleet() -> Cluster {
     cluster
 }
 
+/// A cluster with the reader role `xq_reader` (password `reader-secret`) granted.
+pub fn fleet_with_reader() -> Cluster {
+    let cluster = fleet();
+    cluster.sql("CREATE ROLE xq_reader LOGIN PASSWORD 'reader-secret'");
+    let (code, out, err) = runner(&[
+        "db",
+        "init",
+        "--db",
+        &cluster.url("xq_owner"),
+        "--reader-role",
+        "xq_reader",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("granted role xq_reader"), "{out}");
+    cluster
+}
+
 /// Submits a config as the owner and returns the run's id.
 pub fn submit(cluster: &Cluster, config: &Path, extra: &[&str]) -> String {
     let url = cluster.url("xq_owner");
@@ -39,6 +56,17 @@ pub fn submit(cluster: &Cluster, config: &Path, extra: &[&str]) -> String {
 pub fn worker(cluster: &Cluster, name: &str, extra: &[&str]) -> Child {
     Command::new(bin("xq-runner"))
         .args(["worker", "--db", &cluster.url("xq_worker"), "--name", name])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a worker")
+}
+
+/// Starts a worker as the worker role without `--name`: it takes its machine's name.
+pub fn unnamed_worker(cluster: &Cluster, extra: &[&str]) -> Child {
+    Command::new(bin("xq-runner"))
+        .args(["worker", "--db", &cluster.url("xq_worker")])
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

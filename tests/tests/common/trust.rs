@@ -190,9 +190,10 @@ pub fn stored_state(cluster: &Cluster) -> String {
             (SELECT string_agg(concat_ws('/', id, state, status, exit_code, next_pair, pairs_done,
                                          games_done, penta, tune), ',' ORDER BY id) FROM xq.runs),
             (SELECT string_agg(concat_ws('/', run_id, worker, batches, games, faults, refused,
-                                         bench, purged), ',' ORDER BY run_id, worker)
+                                         bench, purged, announced), ',' ORDER BY run_id, worker)
              FROM xq.run_workers),
-            (SELECT string_agg(concat_ws('/', name, db_user, version, concurrency, run_id), ','
+            (SELECT string_agg(concat_ws('/', name, db_user, version, concurrency, run_id,
+                                         host, os, arch, cores), ','
                                ORDER BY name) FROM xq.workers),
             (SELECT count(*)::text FROM xq.tune_records))",
     )

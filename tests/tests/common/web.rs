@@ -4,6 +4,7 @@
 
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -245,3 +246,70 @@ impl Browser {
         .to_owned()
     }
 }
+
+/// A screenshot of `url` into `file`, `width` pixels wide, by Chromium once its
+/// scripts ran.
+pub fn screenshot(url: &str, file: &Path, width: u32) {
+    let profile = super::scratch("chromium-shot");
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--virtual-time-budget=3000",
+            &format!("--window-size={width},1400"),
+            &format!("--user-data-dir={}", profile.path().display()),
+            &format!("--screenshot={}", file.display()),
+            url,
+        ])
+        .output()
+        .expect("run Chromium");
+    let png = std::fs::read(file).unwrap_or_default();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "a screenshot of {url}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Where the screenshots go: `XQ_SERVE_SHOTS` (docs/ when kept), else a scratch folder.
+pub fn shots(scratch: &Path) -> PathBuf {
+    std::env::var_os("XQ_SERVE_SHOTS").map_or_else(|| scratch.to_owned(), PathBuf::from)
+}
+
+/// The widths every changed page is looked at: a laptop's, a desktop's, a phone's.
+pub const WIDTHS: [u32; 3] = [1280, 1920, 390];
+
+/// The screenshots of `url` at each of [`WIDTHS`], as `{name}-{width}.png`.
+pub fn screenshots(url: &str, dir: &Path, name: &str) {
+    for width in WIDTHS {
+        screenshot(url, &dir.join(format!("{name}-{width}.png")), width);
+    }
+}
+
+/// In the page, the words of `selector`'s text that a line break cut in two, and the
+/// elements that stick out of their box: none at any width. A word is letters and
+/// digits, with the points and commas inside a number (`finished`, `4.29`, `1,000`);
+/// markup-like names (`</script><script>`) may wrap where the Unicode line-breaking
+/// rules allow, between their words.
+pub const BROKEN_WORDS: &str = r#"(selector) => {
+  const bad = [];
+  const root = document.querySelector(selector);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const re = /[\p{L}\p{N}]+(?:[.,:][\p{L}\p{N}]+)*/gu;
+    let m;
+    while ((m = re.exec(node.data)) !== null) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) bad.push('broken: ' + m[0]);
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push('page overflows');
+  if (root.scrollWidth > root.parentElement.clientWidth + 1) bad.push('table overflows');
+  return bad.join(' | ');
+}"#;

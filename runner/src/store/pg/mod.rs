@@ -15,6 +15,7 @@ pub(crate) mod batches;
 pub(crate) mod committed;
 pub mod connect;
 pub(crate) mod game_rules;
+pub(crate) mod machine;
 pub(crate) mod reader;
 pub(crate) mod role_limits;
 pub(crate) mod runs;

@@ -31,6 +31,14 @@ pub struct WorkerSeen {
     pub games: u64,
     /// Wall time it spent on batches, summed over its batches of every run.
     pub busy_s: f64,
+    /// Its machine, as it reported it (`None` for a worker of an older runner).
+    pub host: Option<String>,
+    pub os: Option<String>,
+    pub arch: Option<String>,
+    pub cores: Option<i32>,
+    /// Its last bench: the mean nodes per second of the engines it measured for the
+    /// last run it benched; `None` when it never measured one.
+    pub bench_nps: Option<f64>,
 }
 
 /// The first right found that lets the connected role write the schema, as a message
@@ -163,7 +171,14 @@ impl Db {
                         extract(epoch from now() - k.last_seen)::float8, k.run_id,
                         coalesce(array_agg(w.run_id ORDER BY w.run_id)
                                  FILTER (WHERE w.run_id IS NOT NULL), '{}'),
-                        coalesce(sum(w.games), 0)::int8, coalesce(sum(w.busy_s), 0)::float8
+                        coalesce(sum(w.games), 0)::int8, coalesce(sum(w.busy_s), 0)::float8,
+                        k.host, k.os, k.arch, k.cores,
+                        (SELECT avg(e.value::float8)
+                         FROM xq.run_workers AS b, jsonb_each_text(b.bench) AS e
+                         WHERE b.worker = k.name AND b.run_id = (
+                             SELECT l.run_id FROM xq.run_workers AS l
+                             WHERE l.worker = k.name AND l.bench IS NOT NULL
+                             ORDER BY l.last_at DESC, l.run_id DESC LIMIT 1))
                  FROM xq.workers k LEFT JOIN xq.run_workers w ON w.worker = k.name
                  GROUP BY k.name ORDER BY k.name",
                 &[],
@@ -181,6 +196,11 @@ impl Db {
                 runs: r.get(5),
                 games: u64::try_from(r.get::<_, i64>(6)).unwrap_or(0),
                 busy_s: r.get(7),
+                host: r.get(8),
+                os: r.get(9),
+                arch: r.get(10),
+                cores: r.get(11),
+                bench_nps: r.get(12),
             })
             .collect())
     }

@@ -91,6 +91,9 @@ pub struct NewRun {
     pub uploads: Vec<super::artifacts::Upload>,
     /// Where each pair's games start (a match run; `None` for a tune).
     pub starts: Option<super::game_rules::RunStarts>,
+    /// The git commit of each engine's build, by its index in the config, where
+    /// `bisect` built it from one.
+    pub commits: BTreeMap<usize, String>,
 }
 
 /// A stored run.
@@ -121,12 +124,14 @@ pub struct RunRow {
     /// Each engine's build by its index in the config: the first 12 hex digits of the
     /// SHA-256 of its stored program (none for a program the workers have).
     pub builds: BTreeMap<usize, String>,
+    /// The git commit of each engine's build, by its index, where `bisect` built it.
+    pub commits: BTreeMap<usize, String>,
 }
 
 const RUN_COLUMNS: &str = "id, title, config, config_hash, openings_fingerprint, bench::text,
     total_pairs, batch_pairs, next_pair, pairs_done, games_done, state, status,
     exit_code, extract(epoch from coalesce(ended_at, now()) - created_at)::float8, kind,
-    tune::text, submitter, builds::text";
+    tune::text, submitter, builds::text, commits::text";
 
 fn unsigned(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
@@ -158,6 +163,15 @@ impl RunRow {
         let builds: String = row.get(18);
         let builds: BTreeMap<String, String> =
             serde_json::from_str(&builds).map_err(|e| damaged("builds", e))?;
+        let commits: String = row.get(19);
+        let commits: BTreeMap<String, String> =
+            serde_json::from_str(&commits).map_err(|e| damaged("commits", e))?;
+        // Keys are engine indexes; another key names no engine.
+        let by_index = |m: BTreeMap<String, String>| -> BTreeMap<usize, String> {
+            m.into_iter()
+                .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
+                .collect()
+        };
         Ok(RunRow {
             id: row.get(0),
             title: row.get(1),
@@ -179,11 +193,9 @@ impl RunRow {
             kind: row.get(15),
             tune: row.get(16),
             submitter: row.get(17),
-            // Keys are engine indexes (`schema_v7.sql`); another key names no engine.
-            builds: builds
-                .into_iter()
-                .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
-                .collect(),
+            // `schema_v7.sql`, `schema_v8.sql`.
+            builds: by_index(builds),
+            commits: by_index(commits),
         })
     }
 
@@ -216,6 +228,8 @@ pub struct RunWorker {
     pub bench_nps: BTreeMap<String, u64>,
     /// Its games the owner purged (`xq-runner purge`).
     pub purged: u64,
+    /// The name each engine it benched announced (`id name`), by engine.
+    pub announced: BTreeMap<String, String>,
 }
 
 /// How the pairs of a run stand.
@@ -254,6 +268,7 @@ impl Db {
         tune: Option<&str>,
     ) -> Result<i64, DbError> {
         let bench = serde_json::to_string(&run.bench).unwrap_or_else(|_| "{}".to_owned());
+        let commits = serde_json::to_string(&run.commits).unwrap_or_else(|_| "{}".to_owned());
         let judge = run.judge.as_ref();
         let q = |e: tokio_postgres::Error| query_error(&e);
         // The run and its files together, or neither.
@@ -263,9 +278,10 @@ impl Db {
                 "INSERT INTO xq.runs (title, config, config_hash, openings_fingerprint, bench,
                      total_pairs, batch_pairs, kind, tune, engines, pairings, sprt,
                      gate_min_elo, fault_limits, adjudicate_draw, adjudicate_resign, max_plies,
-                     clocked, submitter)
+                     clocked, submitter, commits)
                  VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9::text::jsonb, $10, $11,
-                     $12::text::jsonb, $13, $14, $15, $16, $17, $18, $19) RETURNING id",
+                     $12::text::jsonb, $13, $14, $15, $16, $17, $18, $19, $20::text::jsonb)
+                 RETURNING id",
                 &[
                     &run.title,
                     &run.config,
@@ -286,6 +302,7 @@ impl Db {
                     &judge.and_then(|j| j.max_plies),
                     &judge.map(|j| &j.clocked),
                     &run.submitter,
+                    &commits,
                 ],
             )
             .await
@@ -412,6 +429,32 @@ impl Db {
         Ok(())
     }
 
+    /// Records the name each engine announced (`id name`) to this worker, which benched
+    /// it, on a run (`xq.report_announced`).
+    ///
+    /// # Errors
+    /// [`DbError::Refused`] (a name out of bounds), [`DbError::Query`].
+    pub async fn report_announced(
+        &self,
+        run: i64,
+        worker: &str,
+        names: &[(String, String)],
+    ) -> Result<(), DbError> {
+        let map: BTreeMap<&str, &str> = names
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let json = serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_owned());
+        self.client()
+            .execute(
+                "SELECT xq.report_announced($1, $2, $3::text::jsonb)",
+                &[&run, &worker, &json],
+            )
+            .await
+            .map_err(|e| query_error(&e))?;
+        Ok(())
+    }
+
     /// The workers of a run, by name.
     ///
     /// # Errors
@@ -422,7 +465,7 @@ impl Db {
             .query(
                 "SELECT w.worker, w.batches, w.games, w.faults, w.busy_s,
                         extract(epoch from now() - k.last_seen)::float8, w.refused, w.bench::text,
-                        w.purged
+                        w.purged, w.announced::text
                  FROM xq.run_workers w LEFT JOIN xq.workers k ON k.name = w.worker
                  WHERE w.run_id = $1 ORDER BY w.worker",
                 &[&id],
@@ -444,6 +487,10 @@ impl Db {
                     .and_then(|text| serde_json::from_str(&text).ok())
                     .unwrap_or_default(),
                 purged: unsigned(r.get(8)),
+                announced: r
+                    .get::<_, Option<String>>(9)
+                    .and_then(|text| serde_json::from_str(&text).ok())
+                    .unwrap_or_default(),
             })
             .collect())
     }

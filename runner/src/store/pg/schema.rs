@@ -6,7 +6,7 @@ use tokio_postgres::GenericClient;
 use super::{query_error, Db, DbError};
 
 /// The version of the schema this runner reads and writes.
-pub const VERSION: &str = "7";
+pub const VERSION: &str = "8";
 
 /// Version 1, as a new database starts.
 const SCHEMA: &str = include_str!("schema.sql");
@@ -23,9 +23,12 @@ const TO_V5: &str = include_str!("schema_v5.sql");
 const TO_V6: &str = include_str!("schema_v6.sql");
 /// Version 6 to 7: who submitted a run, and each engine's build.
 const TO_V7: &str = include_str!("schema_v7.sql");
+/// Version 7 to 8: the machine each worker runs on (host, OS, architecture, cores), and
+/// the name each engine announced to a worker that benched it.
+const TO_V8: &str = include_str!("schema_v8.sql");
 
 /// Every step from nothing to this version: version n is made by the first n steps.
-const STEPS: [&str; 7] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5, TO_V6, TO_V7];
+const STEPS: [&str; 8] = [SCHEMA, TO_V2, TO_V3, TO_V4, TO_V5, TO_V6, TO_V7, TO_V8];
 
 /// The advisory lock that serializes the `init`s that create or upgrade the schema.
 const INIT_LOCK: i64 = 7_100_028;
@@ -165,7 +168,9 @@ impl Db {
                  xq.submit_batch(bigint, uuid, text[], double precision),
                  xq.submit_tune_batch(bigint, uuid, text[], bigint, double precision),
                  xq.report_bench(bigint, text, jsonb),
-                 xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text)
+                 xq.heartbeat(text, bigint, integer, text), xq.refuse_run(bigint, text, text),
+                 xq.report_machine(text, text, text, text, integer),
+                 xq.report_announced(bigint, text, jsonb)
                  TO {role};"
         );
         self.client()

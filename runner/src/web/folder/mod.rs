@@ -6,15 +6,20 @@
 //! |---|---|
 //! | `source.rs` | the run folders under the served folder, and what path names which |
 //! | `watched.rs` | one run followed: its journal read as it grows, replayed as `report` does |
+//! | `groups.rs` | the folders that are more than one run: bisections, scaling runs, datagen |
+//! | `bisection.rs`, `scaled.rs` | a bisection's page, a scaling run's page |
 //! | `tuned.rs` | a tune's folder: its report drawn from `tune.jsonl` as it grows |
 //! | `ended.rs` | whether a runner plays into a folder, and how its run ended |
 //! | `routes.rs` | what each path answers |
 //! | `pages.rs` | the runs page, a run's live card, the (empty) workers page |
 //! | `stream.rs` | a run's `games.jsonl` and `games.pgn`, streamed from its journal |
 
+mod bisection;
 mod ended;
+mod groups;
 mod pages;
 mod routes;
+mod scaled;
 mod source;
 mod stream;
 mod tuned;
@@ -30,6 +35,16 @@ use axum::Router;
 /// path percent-encoded (a folder may be called anything).
 pub(crate) fn href(id: &str) -> String {
     format!("/runs/{}", encode(id))
+}
+
+/// The link of group `id` (a bisection's or a scaling run's page).
+pub(crate) fn group_href(id: &str) -> String {
+    format!("/groups/{}", encode(id))
+}
+
+/// The link of the JSON of group `id`.
+pub(crate) fn api_href_group(id: &str) -> String {
+    format!("/api/groups/{}", encode(id))
 }
 
 /// The link of the JSON of run `id`.
@@ -62,6 +77,8 @@ pub(crate) fn router(root: &Path) -> Result<Router, String> {
         .route("/api/runs", get(routes::runs_json))
         .route("/api/runs/{*path}", get(routes::run_json))
         .route("/api/workers", get(routes::workers_json))
+        .route("/groups/{*path}", get(routes::group_page))
+        .route("/api/groups/{*path}", get(routes::group_json))
         .route(super::shell::SCRIPT_PATH, get(super::routes::script))
         .fallback(super::routes::not_found)
         .layer(axum::middleware::map_response(super::headers))

@@ -9,9 +9,10 @@ use serde::Serialize;
 use super::super::headline::{figure, headline_of};
 use super::super::pages::{age, llr_bar, shown_verdict, tune_of};
 use super::super::shell::page;
-use super::href;
+use super::groups::{DatagenSummary, Kind};
 use super::tuned::TuneStatus;
 use super::watched::FolderStatus;
+use super::{group_href, href};
 use crate::output::report::{card, escape, fixed, signed};
 
 /// One run folder of the list.
@@ -78,7 +79,63 @@ fn run_cells(s: &FolderStatus, out: &mut String) {
 }
 
 /// The runs page of the folder `root` (shown as given).
-pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
+/// A bisection, a scaling run or a datagen folder on the runs page.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct GroupEntry {
+    pub id: String,
+    pub kind: Kind,
+    /// What it found or holds, in words (or why it does not read).
+    pub said: String,
+    pub age_s: f64,
+}
+
+/// A datagen folder's line: positions of those asked for, games, rate.
+pub(crate) fn datagen_line(d: &DatagenSummary) -> String {
+    let rate = d.positions_per_s.map_or_else(
+        || "no rate yet".to_owned(),
+        |r| format!("{r:.0} positions/s"),
+    );
+    format!(
+        "{} of {} positions, {} games, {rate}",
+        d.positions, d.target, d.games
+    )
+}
+
+/// The card of the groups: each a row, a bisection's and a scaling run's linking to
+/// their page.
+fn groups_card(body: &mut String, groups: &[GroupEntry]) {
+    if groups.is_empty() {
+        return;
+    }
+    let mut t = String::from(
+        "<table class=\"list\" id=\"groups\"><thead><tr><th>Folder</th><th>Kind</th>\
+         <th>Found or holds</th><th>Changed</th></tr></thead><tbody>",
+    );
+    for g in groups {
+        let name = if g.kind == Kind::Datagen {
+            escape(&g.id)
+        } else {
+            format!(
+                "<a href=\"{}\">{}</a>",
+                escape(&group_href(&g.id)),
+                escape(&g.id)
+            )
+        };
+        let _ = write!(
+            t,
+            "<tr data-group=\"{}\"><td>{name}</td><td>{}</td><td class=\"said\">{}</td>\
+             <td class=\"n\">{} ago</td></tr>",
+            escape(&g.id),
+            g.kind.name(),
+            escape(&g.said),
+            age(g.age_s)
+        );
+    }
+    t.push_str("</tbody></table>");
+    card(body, "Bisections, scaling runs and data", &t);
+}
+
+pub(crate) fn runs_page(root: &str, entries: &[FolderEntry], groups: &[GroupEntry]) -> String {
     let mut table = String::from(
         "<table class=\"list\" id=\"runs\"><thead><tr><th>Run folder</th><th>Engines</th>\
          <th>Pairs</th><th>Elo</th><th>nElo</th><th>LLR</th><th>Verdict</th>\
@@ -126,6 +183,7 @@ pub(crate) fn runs_page(root: &str, entries: &[FolderEntry]) -> String {
         "<header><div class=\"eyebrow\">xq-runner serve</div><h1>Runs in {}</h1></header>\n",
         escape(root)
     );
+    groups_card(&mut body, groups);
     card(&mut body, "Run folders, open first", &table);
     let open = entries
         .iter()

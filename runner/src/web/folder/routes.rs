@@ -9,9 +9,10 @@ use axum::response::{Html, IntoResponse, Response};
 
 use super::super::error::WebError;
 use super::super::shell::live;
-use super::pages::{self, FolderEntry, FolderRun};
+use super::groups::{self, Kind};
+use super::pages::{self, FolderEntry, FolderRun, GroupEntry};
 use super::source::{is_tune, Folders};
-use super::{stream, tuned};
+use super::{bisection, scaled, stream, tuned};
 use crate::store::folder::TUNE_RUN;
 use crate::store::journal::JOURNAL_FILE;
 use crate::store::meta::RUN_FILE;
@@ -86,11 +87,82 @@ fn entries(folders: &Folders) -> Vec<FolderEntry> {
     entries
 }
 
-/// `/`: the runs.
+/// The groups under the served folder, each with what the runs page says of it.
+fn group_entries(folders: &Folders) -> Vec<GroupEntry> {
+    groups::groups(folders.root())
+        .into_iter()
+        .map(|(id, kind)| {
+            let dir = folders.root().join(&id);
+            let said = match kind {
+                Kind::Bisection => bisection::state(&dir).map(|s| bisection::standing(&s)),
+                Kind::Scaling => scaled::results(&dir).map(|r| {
+                    let games: u64 = r
+                        .points
+                        .iter()
+                        .flat_map(|p| p.pairings.iter().map(|q| q.games))
+                        .sum();
+                    format!(
+                        "{} settings of {}, {games} games",
+                        r.points.len(),
+                        r.kind.key()
+                    )
+                }),
+                Kind::Datagen => groups::datagen_summary(&dir)
+                    .map(|d| pages::datagen_line(&d))
+                    .map_err(WebError::Failed),
+            };
+            GroupEntry {
+                age_s: groups::age_of(&dir),
+                id,
+                kind,
+                said: said.unwrap_or_else(|e| e.to_string()),
+            }
+        })
+        .collect()
+}
+
+/// `/`: the runs, and the bisections, scaling runs and datagen folders.
 pub(crate) async fn runs_page(State(folders): App) -> Result<Response, WebError> {
     let root = folders.root().display().to_string();
-    let list = blocking(move || Ok(entries(&folders))).await?;
-    Ok(Html(pages::runs_page(&root, &list)).into_response())
+    let (list, groups) = blocking(move || Ok((entries(&folders), group_entries(&folders)))).await?;
+    Ok(Html(pages::runs_page(&root, &list, &groups)).into_response())
+}
+
+/// `/groups/{path}`: a bisection's or a scaling run's page.
+pub(crate) async fn group_page(
+    State(folders): App,
+    Path(path): Path<String>,
+) -> Result<Response, WebError> {
+    let page = blocking(move || {
+        let (dir, kind) = folders.group_of(&path)?;
+        match kind {
+            Kind::Bisection => bisection::page_of(&path, &dir),
+            Kind::Scaling => scaled::page_of(&path, &dir),
+            Kind::Datagen => Err(WebError::NotFound(format!(
+                "`{}` is a datagen folder: the runs page lists it",
+                path.escape_debug()
+            ))),
+        }
+    })
+    .await?;
+    Ok(Html(page).into_response())
+}
+
+/// `/api/groups/{path}`: a bisection's `bisect.json`, a scaling run's results, a
+/// datagen folder's summary.
+pub(crate) async fn group_json(
+    State(folders): App,
+    Path(path): Path<String>,
+) -> Result<Response, WebError> {
+    blocking(move || {
+        let (dir, kind) = folders.group_of(&path)?;
+        match kind {
+            Kind::Bisection => json(&bisection::state(&dir)?),
+            Kind::Scaling => json(&scaled::results(&dir)?),
+            Kind::Datagen => json(&groups::datagen_summary(&dir).map_err(WebError::Failed)?),
+        }
+    })
+    .await
 }
 
 /// `/api/runs`: the runs, each with its state.

@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::super::error::WebError;
+use super::groups::{kind_of, Kind};
 use super::watched::Watched;
 use crate::plain_file;
 use crate::store::folder::TUNE_RUN;
@@ -54,6 +55,31 @@ impl Folders {
     /// (`..`, `.`, an empty part, a link leading out); [`WebError::NotFound`] when no
     /// run is there.
     pub(crate) fn folder_of(&self, id: &str) -> Result<PathBuf, WebError> {
+        let dir = self.plain_dir(id)?;
+        if !holds_run(&dir) {
+            return Err(self.gone(id));
+        }
+        Ok(dir)
+    }
+
+    /// The group folder `id` names (a bisection, a scaling run, a datagen folder) and
+    /// its kind.
+    ///
+    /// # Errors
+    /// As [`Folders::folder_of`].
+    pub(crate) fn group_of(&self, id: &str) -> Result<(PathBuf, Kind), WebError> {
+        let dir = self.plain_dir(id)?;
+        match kind_of(&dir) {
+            Some(kind) => Ok((dir, kind)),
+            None => Err(WebError::NotFound(format!(
+                "no bisection, scaling run or datagen folder `{}` here",
+                id.escape_debug()
+            ))),
+        }
+    }
+
+    /// The folder `id` names, plainly under the served folder.
+    fn plain_dir(&self, id: &str) -> Result<PathBuf, WebError> {
         let bad = || {
             WebError::BadPath(format!(
                 "`{}` is not a folder under the served folder",
@@ -76,9 +102,6 @@ impl Folders {
         };
         if !dir.starts_with(&self.root) {
             return Err(bad());
-        }
-        if !holds_run(&dir) {
-            return Err(self.gone(id));
         }
         Ok(dir)
     }
@@ -159,6 +182,8 @@ fn find(dir: &Path, prefix: &str, depth: usize, ids: &mut Vec<String>) {
         let path = dir.join(&name);
         if holds_run(&path) {
             ids.push(id);
+        } else if matches!(kind_of(&path), Some(Kind::Bisection | Kind::Scaling)) {
+            // Its steps or points are its own page's, not the list's one by one.
         } else if depth > 1 {
             find(&path, &format!("{id}/"), depth - 1, ids);
         }
