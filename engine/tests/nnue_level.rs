@@ -114,7 +114,10 @@ fn evalfile_loads_a_network_and_refuses_each_wrong_file_in_one_line() {
     assert_plays(&mut engine);
 
     let line = error_line(&mut engine, &format!("setoption evalfile {good_path}"));
-    assert!(line.contains("loaded: 32 hidden, hash"), "{line}");
+    assert!(
+        line.contains("loaded: 32 hidden, buckets 1, crelu, hash"),
+        "{line}"
+    );
     engine.send("setoption evallevel 7");
     assert_plays(&mut engine);
     // A wrong file now keeps the loaded network.
