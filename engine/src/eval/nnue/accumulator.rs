@@ -151,23 +151,22 @@ impl Incremental {
             self.stack.resize(self.width(), 0);
         }
         self.stack[..fresh.sums.len()].copy_from_slice(&fresh.sums);
-        if self.pieces.is_empty() {
-            self.pieces.push(0);
-        }
+        // One piece count per entry of the stack, so `grow` only writes one.
+        self.pieces.resize(self.stack.len() / self.width(), 0);
         // At most 32 pieces: a byte holds it.
         self.pieces[0] = fresh.pieces as u8;
     }
 
     /// Room for the entry above the top, and its piece count: the top's less `taken`.
+    #[inline]
     fn grow(&mut self, taken: bool) {
         let width = self.width();
         let start = self.top * width;
         if self.stack.len() < start + 2 * width {
             self.stack.resize(start + 2 * width, 0);
+            self.pieces.resize(self.top + 2, 0);
         }
-        let pieces = self.pieces[self.top].saturating_sub(u8::from(taken));
-        self.pieces.truncate(self.top + 1);
-        self.pieces.push(pieces);
+        self.pieces[self.top + 1] = self.pieces[self.top].saturating_sub(u8::from(taken));
     }
 
     /// Pushes the sums after `m`, which `after` is the position after (`captured` as the
