@@ -77,7 +77,7 @@ fn evalfile_loads_a_network_and_refuses_each_wrong_file_in_one_line() {
     let mut damaged = good.clone();
     damaged[100] ^= 0x40;
     let mut other_version = good.clone();
-    other_version[8] = 2;
+    other_version[8] = 3;
     let cases = [
         (
             files.write("data.bin", b"XQNNDATA\x01\0\0\0 \0\0\0"),
@@ -85,7 +85,7 @@ fn evalfile_loads_a_network_and_refuses_each_wrong_file_in_one_line() {
         ),
         (
             files.write("version.nnue", &other_version),
-            "network format version 2",
+            "network format version 3",
         ),
         (
             files.write("short.nnue", &good[..good.len() / 2]),
@@ -114,7 +114,10 @@ fn evalfile_loads_a_network_and_refuses_each_wrong_file_in_one_line() {
     assert_plays(&mut engine);
 
     let line = error_line(&mut engine, &format!("setoption evalfile {good_path}"));
-    assert!(line.contains("loaded: 32 hidden, hash"), "{line}");
+    assert!(
+        line.contains("loaded: 32 hidden, buckets 1, crelu, hash"),
+        "{line}"
+    );
     engine.send("setoption evallevel 7");
     assert_plays(&mut engine);
     // A wrong file now keeps the loaded network.

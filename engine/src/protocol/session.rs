@@ -283,8 +283,10 @@ impl Session {
         match Network::load(std::path::Path::new(path)) {
             Ok(net) => {
                 self.out.line(&format!(
-                    "info string network {path} loaded: {} hidden, hash {:016x}",
+                    "info string network {path} loaded: {} hidden, buckets {}, {}, hash {:016x}",
                     net.hidden(),
+                    net.buckets(),
+                    net.activation(),
                     net.hash()
                 ));
                 let net = Arc::new(net);

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use xq_engine::eval::nnue::{Activation, MAX_BUCKETS};
+use xq_nnue::dataset::Dataset;
 use xq_nnue::model::Model;
 use xq_nnue::sources::{read_sources, ReadOptions, ReadReport, Source};
 use xq_nnue::train::{train, TrainConfig};
@@ -13,10 +15,12 @@ const DEFAULT_DATA_DIR: &str = "engine/data/selfplay";
 const USAGE: &str = "usage: xq-nnue train --out <net> [--data-dir <dir>...] [--data <file>...]
            (default: --data-dir engine/data/selfplay; files: chunks or XQNNDATA files)
            [--score-limit N] [--dedup]  (the reader's filters; docs/nnue.md)
-           [--hidden N] [--epochs E] [--batch B] [--lr X] [--lr-decay X]
+           [--hidden N] [--buckets B] [--activation crelu|screlu]
+           [--epochs E] [--batch B] [--lr X] [--lr-decay X]
            [--lambda X] [--scale S] [--valid X] [--seed S] [--threads T]
            [--mirror]  (also train on each position mirrored left to right)
-       xq-nnue random --out <net> [--hidden N] [--seed S] [--scale S]
+       xq-nnue random --out <net> [--hidden N] [--buckets B] [--activation A]
+                   [--seed S] [--scale S]
                    (an untrained network, for speed measurements)";
 
 /// Why a command failed: its command line (the usage follows the line), or what it
@@ -95,6 +99,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--score-limit" => options.read.filters.score_limit = number(name, value)?,
             "--out" => options.out = Some(PathBuf::from(value)),
             "--hidden" => c.hidden = number(name, value)?,
+            "--buckets" => c.buckets = number(name, value)?,
+            "--activation" => {
+                c.activation = Activation::from_name(value)
+                    .ok_or_else(|| format!("--activation `{value}` is not crelu or screlu"))?;
+            }
             "--epochs" => c.epochs = number(name, value)?,
             "--batch" => c.batch = number(name, value)?,
             "--lr" => c.lr = number(name, value)?,
@@ -112,6 +121,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
         return Err(format!(
             "--hidden {} must be a multiple of 16 up to 2048",
             c.hidden
+        ));
+    }
+    if !(1..=MAX_BUCKETS).contains(&c.buckets) {
+        return Err(format!(
+            "--buckets {} must be in 1..={MAX_BUCKETS}",
+            c.buckets
         ));
     }
     if options.read.filters.score_limit <= 0 {
@@ -136,9 +151,11 @@ fn write_net(model: &Model, scale: f32, out: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot quantise: {e}"))?;
     std::fs::write(out, net.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
-        "wrote {}: hidden {}, scale {}, hash {:016x}",
+        "wrote {}: hidden {}, {} buckets, {}, scale {}, hash {:016x}",
         out.display(),
         net.hidden(),
+        net.buckets(),
+        net.activation(),
         net.scale(),
         net.hash()
     );
@@ -160,15 +177,20 @@ fn run_train(args: &[String]) -> Result<(), Failure> {
     print_report(&report, &options.read);
     let cfg = options.config;
     println!(
-        "{} positions, hidden {}, {} epochs of batches of {}, lambda {}, scale {}, seed {}",
+        "{} positions, hidden {}, {} buckets, {}, {} epochs of batches of {}, lambda {}, scale {}, seed {}",
         data.len(),
         cfg.hidden,
+        cfg.buckets,
+        cfg.activation,
         cfg.epochs,
         cfg.batch,
         cfg.lambda,
         cfg.scale,
         cfg.seed
     );
+    if cfg.buckets > 1 {
+        print_buckets(&data, cfg.buckets);
+    }
     let model = train(&data, &cfg, &mut |r| {
         if r.epoch == 0 {
             println!("epoch 0: held-out loss {:.6}", r.valid_loss);
@@ -213,9 +235,26 @@ fn print_report(report: &ReadReport, read: &ReadOptions) {
     }
 }
 
+/// How many positions each output bucket holds (a bucket with few learns little).
+fn print_buckets(data: &Dataset, buckets: usize) {
+    let mut counts = vec![0usize; buckets];
+    for index in 0..data.len() {
+        counts[xq_engine::eval::nnue::output_bucket(data.active(index).count, buckets)] += 1;
+    }
+    let shares: Vec<String> = counts
+        .iter()
+        .map(|&n| format!("{:.1}%", 100.0 * n as f64 / data.len().max(1) as f64))
+        .collect();
+    println!(
+        "positions per bucket, fewest pieces first: {}",
+        shares.join(" ")
+    );
+}
+
 fn run_random(args: &[String]) -> Result<(), Failure> {
     let options = parse(args)?;
     let out = options.out.ok_or("--out is needed".to_owned())?;
     let cfg = options.config;
-    write_net(&Model::new(cfg.hidden, cfg.seed), cfg.scale, &out).map_err(Failure::Data)
+    let model = Model::with(cfg.hidden, cfg.activation, cfg.buckets, cfg.seed);
+    write_net(&model, cfg.scale, &out).map_err(Failure::Data)
 }

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use xq_core::rng::SplitMix64;
-use xq_engine::eval::nnue::FEATURES;
+use xq_engine::eval::nnue::{Activation, FEATURES};
 
 use crate::dataset::{sigmoid, Dataset};
 use crate::model::Model;
@@ -22,6 +22,9 @@ pub const SHARDS: usize = 4;
 pub struct TrainConfig {
     /// Hidden sums per perspective (a multiple of 16).
     pub hidden: usize,
+    /// Output buckets by piece count (1: one output).
+    pub buckets: usize,
+    pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
     /// Adam's learning rate in the first epoch, times `lr_decay` each epoch after.
@@ -43,6 +46,8 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 64,
+            buckets: 1,
+            activation: Activation::CRelu,
             epochs: 10,
             batch: 16_384,
             lr: 0.001,
@@ -74,17 +79,17 @@ struct Grad {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
     loss: f64,
 }
 
 impl Grad {
-    fn zeros(hidden: usize) -> Grad {
+    fn zeros(hidden: usize, buckets: usize) -> Grad {
         Grad {
             w1: vec![0.0; FEATURES * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
             loss: 0.0,
         }
     }
@@ -93,7 +98,7 @@ impl Grad {
         self.w1.fill(0.0);
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
         self.loss = 0.0;
     }
 
@@ -103,11 +108,18 @@ impl Grad {
             .iter_mut()
             .chain(&mut self.b1)
             .chain(&mut self.w2)
-            .zip(other.w1.iter().chain(&other.b1).chain(&other.w2));
+            .chain(&mut self.b2)
+            .zip(
+                other
+                    .w1
+                    .iter()
+                    .chain(&other.b1)
+                    .chain(&other.w2)
+                    .chain(&other.b2),
+            );
         for (a, b) in pairs {
             *a += b;
         }
-        self.b2 += other.b2;
         self.loss += other.loss;
     }
 }
@@ -129,22 +141,22 @@ fn pass(
         let (f_us, f_them) = (&active.us[..active.count], &active.them[..active.count]);
         model.accumulate(f_us, &mut us);
         model.accumulate(f_them, &mut them);
-        let p = sigmoid(model.output(&us, &them));
+        let bucket = model.bucket(active.count);
+        let p = sigmoid(model.output(&us, &them, bucket));
         let t = data.target(index, cfg.lambda, cfg.scale);
         loss += f64::from((p - t) * (p - t));
         let Some(grad) = grad.as_deref_mut() else {
             continue;
         };
         let g = 2.0 * (p - t) * p * (1.0 - p);
-        grad.b2 += g;
-        let (w_us, w_them) = model.w2.split_at(n);
-        let (g_us, g_them) = grad.w2.split_at_mut(n);
+        grad.b2[bucket] += g;
+        let (w_us, w_them) = model.output_weights(bucket);
+        let (g_us, g_them) = grad.w2[bucket * 2 * n..][..2 * n].split_at_mut(n);
         for i in 0..n {
-            g_us[i] += g * us[i].clamp(0.0, 1.0);
-            g_them[i] += g * them[i].clamp(0.0, 1.0);
-            let live = |x: f32| if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
-            d_us[i] = g * w_us[i] * live(us[i]);
-            d_them[i] = g * w_them[i] * live(them[i]);
+            g_us[i] += g * model.activate(us[i]);
+            g_them[i] += g * model.activate(them[i]);
+            d_us[i] = g * w_us[i] * model.slope(us[i]);
+            d_them[i] = g * w_them[i] * model.slope(them[i]);
             grad.b1[i] += d_us[i] + d_them[i];
         }
         for (features, d) in [(f_us, &d_us), (f_them, &d_them)] {
@@ -202,13 +214,12 @@ fn sharded(
     losses.iter().sum()
 }
 
-/// Adam's moments.
+/// Adam's moments, one pair per weight (every update is per weight, so their order
+/// does not matter).
 #[derive(Clone, Debug)]
 struct Adam {
     m: Vec<f32>,
     v: Vec<f32>,
-    m_b2: f32,
-    v_b2: f32,
     steps: i32,
 }
 
@@ -221,8 +232,6 @@ impl Adam {
         Adam {
             m: vec![0.0; params],
             v: vec![0.0; params],
-            m_b2: 0.0,
-            v_b2: 0.0,
             steps: 0,
         }
     }
@@ -243,12 +252,17 @@ impl Adam {
             .w1
             .iter_mut()
             .chain(&mut model.b1)
-            .chain(&mut model.w2);
-        let grads = grad.w1.iter().chain(&grad.b1).chain(&grad.w2);
+            .chain(&mut model.w2)
+            .chain(&mut model.b2);
+        let grads = grad
+            .w1
+            .iter()
+            .chain(&grad.b1)
+            .chain(&grad.w2)
+            .chain(&grad.b2);
         for (((w, &g), m), v) in params.zip(grads).zip(&mut self.m).zip(&mut self.v) {
             update(w, g, m, v);
         }
-        update(&mut model.b2, grad.b2, &mut self.m_b2, &mut self.v_b2);
         model.clip();
     }
 }
@@ -268,7 +282,7 @@ pub fn split(len: usize, valid_fraction: f64, seed: u64) -> (Vec<usize>, Vec<usi
 /// (epoch 0) and each epoch's figures.
 #[must_use]
 pub fn train(data: &Dataset, cfg: &TrainConfig, report: &mut dyn FnMut(&EpochReport)) -> Model {
-    let mut model = Model::new(cfg.hidden, cfg.seed);
+    let mut model = Model::with(cfg.hidden, cfg.activation, cfg.buckets, cfg.seed);
     let (mut train_set, valid_set) = split(data.len(), cfg.valid_fraction, cfg.seed);
     if cfg.mirror {
         // The held-out positions stay out in both orientations.
@@ -285,8 +299,10 @@ pub fn train(data: &Dataset, cfg: &TrainConfig, report: &mut dyn FnMut(&EpochRep
         seconds: 0.0,
         positions: 0,
     });
-    let mut grads: Vec<Grad> = (0..SHARDS).map(|_| Grad::zeros(cfg.hidden)).collect();
-    let mut adam = Adam::new(model.w1.len() + model.b1.len() + model.w2.len());
+    let mut grads: Vec<Grad> = (0..SHARDS)
+        .map(|_| Grad::zeros(cfg.hidden, cfg.buckets))
+        .collect();
+    let mut adam = Adam::new(model.w1.len() + model.b1.len() + model.w2.len() + model.b2.len());
     let mut rng = SplitMix64::new(cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut lr = cfg.lr;
     for epoch in 1..=cfg.epochs {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::{random_games, scored_records};
 use xq_core::training::{GameResult, Record};
 use xq_engine::board::Position;
-use xq_engine::eval::nnue::{Incremental, Network};
+use xq_engine::eval::nnue::{Activation, Incremental, Network};
 use xq_engine::movegen::legal_moves;
 use xq_engine::rng::SplitMix64;
 use xq_nnue::dataset::Dataset;
@@ -22,8 +22,8 @@ fn trainer_eval(net: &QuantisedNet, pos: &Position) -> i32 {
     net.evaluate(&data.active(0))
 }
 
-/// A trained network and an untrained one with larger weights (their sums reach
-/// CReLU's clip more often).
+/// Trained networks and untrained ones with larger weights (their sums reach the
+/// activation's clip more often), of each activation, with and without buckets.
 fn networks() -> Vec<(Network, QuantisedNet)> {
     let data = Dataset::from_records(&scored_records(20, 60, 2));
     let cfg = TrainConfig {
@@ -34,20 +34,35 @@ fn networks() -> Vec<(Network, QuantisedNet)> {
         ..TrainConfig::default()
     };
     let trained = train(&data, &cfg, &mut |_| {});
-    let mut wide = Model::new(48, 77);
-    for w in wide.w1.iter_mut().chain(&mut wide.b1) {
-        *w *= 6.0;
-    }
-    wide.clip();
-    [(trained, 400), (wide, 250)]
-        .into_iter()
-        .map(|(model, scale)| {
-            let bytes = model.quantise(scale).expect("in range").to_bytes();
-            let engine = Network::from_bytes(&bytes).expect("engine reads it");
-            let trainer = QuantisedNet::from_file_bytes(&bytes).expect("trainer reads it");
-            (engine, trainer)
-        })
-        .collect()
+    let bucketed = TrainConfig {
+        buckets: 8,
+        activation: Activation::SCRelu,
+        ..cfg
+    };
+    let trained_screlu = train(&data, &bucketed, &mut |_| {});
+    let wide = |activation, buckets| {
+        let mut wide = Model::with(48, activation, buckets, 77);
+        for w in wide.w1.iter_mut().chain(&mut wide.b1) {
+            *w *= 6.0;
+        }
+        wide.clip();
+        wide
+    };
+    [
+        (trained, 400),
+        (wide(Activation::CRelu, 1), 250),
+        (trained_screlu, 400),
+        (wide(Activation::SCRelu, 8), 250),
+        (wide(Activation::CRelu, 5), 300),
+    ]
+    .into_iter()
+    .map(|(model, scale)| {
+        let bytes = model.quantise(scale).expect("in range").to_bytes();
+        let engine = Network::from_bytes(&bytes).expect("engine reads it");
+        let trainer = QuantisedNet::from_file_bytes(&bytes).expect("trainer reads it");
+        (engine, trainer)
+    })
+    .collect()
 }
 
 #[test]

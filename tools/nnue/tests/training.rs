@@ -8,13 +8,15 @@ use std::process::Command;
 
 use common::{scored_records, write_data, TempDir};
 use xq_core::training::Record;
-use xq_engine::eval::nnue::Network;
+use xq_engine::eval::nnue::{Activation, Network};
 use xq_nnue::dataset::Dataset;
 use xq_nnue::train::{train, EpochReport, TrainConfig};
 
 fn config() -> TrainConfig {
     TrainConfig {
         hidden: 32,
+        buckets: 1,
+        activation: Activation::CRelu,
         epochs: 5,
         batch: 256,
         lr: 0.005,
@@ -204,5 +206,33 @@ fn the_command_line_trains_a_net_the_engine_loads_and_refuses_bad_input() {
         refuse(&["train", "--data", "x", "--out", &out, "--epochs", "many"])
             .contains("not a valid number")
     );
+    assert!(refuse(&["random", "--out", &out, "--buckets", "0"])
+        .contains("--buckets 0 must be in 1..=16"));
+    assert!(refuse(&["random", "--out", &out, "--buckets", "17"]).contains("--buckets 17"));
+    assert!(refuse(&["random", "--out", &out, "--activation", "relu"])
+        .contains("--activation `relu` is not crelu or screlu"));
     assert!(refuse(&["fly"]).contains("unknown command"));
+
+    // `random` with buckets and SCReLU: a file the engine reads as such.
+    let wide = dir.path("wide.nnue");
+    let output = Command::new(exe)
+        .args([
+            "random",
+            "--hidden",
+            "128",
+            "--buckets",
+            "8",
+            "--activation",
+            "screlu",
+        ])
+        .arg("--out")
+        .arg(&wide)
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let loaded = Network::load(&wide).expect("the engine loads it");
+    assert_eq!(
+        (loaded.hidden(), loaded.buckets(), loaded.activation()),
+        (128, 8, Activation::SCRelu)
+    );
 }

@@ -4,7 +4,8 @@
 //! [`Incremental`] keeps them along the search's line: a move subtracts the moved
 //! piece's old feature and a captured piece's, and adds the new one, in both
 //! perspectives (3 or 4 columns); unmake returns to the copy below on the stack. A full
-//! refresh is only needed at the root. The sums use wrapping `i16` arithmetic: the
+//! refresh is only needed at the root. Beside the sums it keeps the number of pieces on
+//! the board, which chooses the output bucket and changes only on a capture. The sums use wrapping `i16` arithmetic: the
 //! loader's range check guarantees that a legal position's sums never wrap, and in
 //! modular arithmetic the order of additions and subtractions does not matter.
 
@@ -20,6 +21,8 @@ use crate::board::{Color, Move, Piece, Position};
 pub struct Accumulators {
     /// Red's perspective, then Black's, `hidden` each.
     sums: Vec<i16>,
+    /// Pieces on the board (the output bucket's key).
+    pieces: usize,
 }
 
 impl Accumulators {
@@ -27,6 +30,7 @@ impl Accumulators {
     #[must_use]
     pub fn refresh(net: &Network, pos: &Position) -> Accumulators {
         let mut sums = Vec::with_capacity(2 * net.hidden);
+        let pieces = pos.occupied().iter().count();
         for perspective in Color::ALL {
             let mut acc = net.hidden_bias.clone();
             for sq in pos.occupied().iter() {
@@ -36,7 +40,7 @@ impl Accumulators {
             }
             sums.extend_from_slice(&acc);
         }
-        Accumulators { sums }
+        Accumulators { sums, pieces }
     }
 
     /// The sums of one perspective.
@@ -49,7 +53,7 @@ impl Accumulators {
     /// The evaluation from `side`'s view.
     #[must_use]
     pub fn evaluate(&self, net: &Network, side: Color) -> i32 {
-        net.output(self.of(side), self.of(!side))
+        net.output(self.of(side), self.of(!side), self.pieces)
     }
 }
 
@@ -110,6 +114,8 @@ pub struct Incremental {
     net: Arc<Network>,
     /// Entries of `2 * hidden` sums (Red's, then Black's), `top + 1` of them in use.
     stack: Vec<i16>,
+    /// The pieces on the board of each entry.
+    pieces: Vec<u8>,
     top: usize,
 }
 
@@ -119,6 +125,7 @@ impl Incremental {
     pub fn new(net: Arc<Network>, pos: &Position) -> Incremental {
         let mut inc = Incremental {
             stack: Vec::new(),
+            pieces: Vec::new(),
             net,
             top: 0,
         };
@@ -144,6 +151,22 @@ impl Incremental {
             self.stack.resize(self.width(), 0);
         }
         self.stack[..fresh.sums.len()].copy_from_slice(&fresh.sums);
+        // One piece count per entry of the stack, so `grow` only writes one.
+        self.pieces.resize(self.stack.len() / self.width(), 0);
+        // At most 32 pieces: a byte holds it.
+        self.pieces[0] = fresh.pieces as u8;
+    }
+
+    /// Room for the entry above the top, and its piece count: the top's less `taken`.
+    #[inline]
+    fn grow(&mut self, taken: bool) {
+        let width = self.width();
+        let start = self.top * width;
+        if self.stack.len() < start + 2 * width {
+            self.stack.resize(start + 2 * width, 0);
+            self.pieces.resize(self.top + 2, 0);
+        }
+        self.pieces[self.top + 1] = self.pieces[self.top].saturating_sub(u8::from(taken));
     }
 
     /// Pushes the sums after `m`, which `after` is the position after (`captured` as the
@@ -153,12 +176,10 @@ impl Incremental {
         let Some(mover) = after.piece_at(m.to()) else {
             return self.push_copy();
         };
+        self.grow(captured.is_some());
         let width = self.width();
         let hidden = self.net.hidden;
         let start = self.top * width;
-        if self.stack.len() < start + 2 * width {
-            self.stack.resize(start + 2 * width, 0);
-        }
         let (below, above) = self.stack.split_at_mut(start + width);
         let (src, dst) = (&below[start..], &mut above[..width]);
         for perspective in Color::ALL {
@@ -178,11 +199,9 @@ impl Incremental {
 
     /// Pushes an unchanged copy (a move that was not made on the board).
     fn push_copy(&mut self) {
+        self.grow(false);
         let width = self.width();
         let start = self.top * width;
-        if self.stack.len() < start + 2 * width {
-            self.stack.resize(start + 2 * width, 0);
-        }
         self.stack.copy_within(start..start + width, start + width);
         self.top += 1;
     }
@@ -206,35 +225,85 @@ impl Incremental {
     #[must_use]
     #[inline]
     pub fn evaluate(&self, side: Color) -> i32 {
-        self.net.output(self.sums(side), self.sums(!side))
+        let pieces = usize::from(self.pieces[self.top]);
+        self.net.output(self.sums(side), self.sums(!side), pieces)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::{Activation, NetworkParts};
     use crate::movegen::legal_moves;
     use crate::rng::SplitMix64;
 
     /// A network with varied small weights (no training needed to test arithmetic).
     pub(crate) fn varied(hidden: usize, seed: u64) -> Network {
+        varied_with(hidden, seed, Activation::CRelu, 1)
+    }
+
+    /// The same with an activation and output buckets (each bucket its own weights).
+    pub(crate) fn varied_with(
+        hidden: usize,
+        seed: u64,
+        activation: Activation,
+        buckets: usize,
+    ) -> Network {
         let mut rng = SplitMix64::new(seed);
         let mut small = |range: u64| (rng.below(2 * range + 1) as i64 - range as i64) as i16;
-        let weights = (0..super::super::FEATURES * hidden)
+        let feature_weights = (0..super::super::FEATURES * hidden)
             .map(|_| small(300))
             .collect();
-        let bias = (0..hidden).map(|_| small(300)).collect();
-        let out = (0..2 * hidden).map(|_| small(127)).collect();
-        Network::from_parts(hidden, weights, bias, out, 1000, 400).expect("in range")
+        let hidden_bias = (0..hidden).map(|_| small(300)).collect();
+        let output_weights = (0..buckets * 2 * hidden).map(|_| small(127)).collect();
+        let output_bias = (0..buckets).map(|b| 1000 - 300 * b as i32).collect();
+        Network::from_layers(NetworkParts {
+            hidden,
+            activation,
+            buckets,
+            feature_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+            scale: 400,
+        })
+        .expect("in range")
     }
 
     #[test]
     fn incremental_sums_equal_a_refresh_along_random_games_and_back() {
-        let net = Arc::new(varied(32, 7));
+        for net in [
+            varied(32, 7),
+            varied_with(32, 8, Activation::SCRelu, 8),
+            varied_with(16, 9, Activation::CRelu, 5),
+        ] {
+            along_random_games(&Arc::new(net));
+        }
+    }
+
+    /// A bucketed network evaluates a position with the bucket of its piece count: the
+    /// same sums give other outputs under other piece counts.
+    #[test]
+    fn the_piece_count_chooses_the_bucket() {
+        let net = varied_with(32, 4, Activation::SCRelu, 8);
+        let pos = Position::startpos();
+        let acc = Accumulators::refresh(&net, &pos);
+        assert_eq!(acc.pieces, 32);
+        let (us, them) = (acc.of(Color::Red), acc.of(Color::Black));
+        assert_eq!(net.evaluate(&pos), net.output(us, them, 32));
+        let outputs: Vec<i32> = (2..=32)
+            .step_by(4)
+            .map(|p| net.output(us, them, p))
+            .collect();
+        assert!(outputs.windows(2).all(|w| w[0] != w[1]), "{outputs:?}");
+        assert_eq!(net.output(us, them, 29), net.output(us, them, 32));
+    }
+
+    fn along_random_games(net: &Arc<Network>) {
         let mut rng = SplitMix64::new(11);
         for game in 0..20 {
             let mut pos = Position::startpos();
-            let mut inc = Incremental::new(Arc::clone(&net), &pos);
+            let mut inc = Incremental::new(Arc::clone(net), &pos);
             let mut line = Vec::new();
             for _ in 0..(40 + game * 3) {
                 let moves = legal_moves(&pos);
@@ -245,10 +314,11 @@ mod tests {
                 let undo = pos.make_move(m);
                 inc.make(&pos, m, undo.captured);
                 line.push((m, undo));
-                let fresh = Accumulators::refresh(&net, &pos);
+                let fresh = Accumulators::refresh(net, &pos);
                 for color in Color::ALL {
                     assert_eq!(inc.sums(color), fresh.of(color));
                 }
+                assert_eq!(usize::from(inc.pieces[inc.top]), fresh.pieces);
                 assert_eq!(inc.evaluate(pos.side_to_move()), net.evaluate(&pos));
             }
             // Unmake every move: each earlier position's sums come back exactly.
@@ -258,7 +328,7 @@ mod tests {
                 assert_eq!(inc.evaluate(pos.side_to_move()), net.evaluate(&pos));
                 assert_eq!(
                     inc.sums(Color::Red),
-                    Accumulators::refresh(&net, &pos).of(Color::Red)
+                    Accumulators::refresh(net, &pos).of(Color::Red)
                 );
             }
         }
@@ -266,11 +336,12 @@ mod tests {
 
     #[test]
     fn the_evaluation_is_the_same_for_the_colour_swapped_turned_board() {
-        let net = varied(16, 3);
-        for fen in crate::bench::POSITIONS {
-            let pos = Position::from_fen(fen).expect("sample");
-            let turned = pos.color_flipped().mirrored();
-            assert_eq!(net.evaluate(&pos), net.evaluate(&turned), "{fen}");
+        for net in [varied(16, 3), varied_with(16, 3, Activation::SCRelu, 8)] {
+            for fen in crate::bench::POSITIONS {
+                let pos = Position::from_fen(fen).expect("sample");
+                let turned = pos.color_flipped().mirrored();
+                assert_eq!(net.evaluate(&pos), net.evaluate(&turned), "{fen}");
+            }
         }
     }
 }

@@ -25,5 +25,25 @@ mod tests {
         let net = network().expect("the shipped network loads");
         assert!(format!("{:016x}", net.hash()).starts_with("1ba52a2e"));
         assert_eq!(net.hidden() % 16, 0);
+        assert_eq!(
+            (net.buckets(), net.activation()),
+            (1, super::super::Activation::CRelu)
+        );
+    }
+
+    /// The shipped (version-1) network's evaluations of the bench positions, as the
+    /// engine gave them before output buckets and SCReLU came (commit 2325bae).
+    #[test]
+    fn the_shipped_network_evaluates_as_before_buckets() {
+        const BEFORE: [i32; 35] = [
+            115, -55, -616, -62, -11, 430, 282, -58, -21, 111, -1043, -124, 2, 610, 113, 159, -177,
+            -26, -248, 240, 464, -53, -256, -44, -674, 485, -801, -1112, 2048, -430, -794, -501,
+            735, -214, 376,
+        ];
+        let net = network().expect("loads");
+        for (fen, before) in crate::bench::POSITIONS.iter().zip(BEFORE) {
+            let pos = crate::board::Position::from_fen(fen).expect("a sample position");
+            assert_eq!(net.evaluate(&pos), before, "{fen}");
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! Evaluation level 7: a small efficiently updatable network (NNUE), `(1260 -> N) x 2 -> 1`.
+//! Evaluation level 7: a small efficiently updatable network (NNUE), `(1260 -> N) x 2 -> 1`
+//! with output buckets.
 //!
 //! - [`features`]: one input per (piece kind, colour relative to the perspective, square
 //!   seen from the perspective); Black sees the board turned 180 degrees with colours
@@ -7,16 +8,14 @@
 //! - [`network`]: the integer weights and their checks; [`file`] their versioned file.
 //! - [`accumulator`]: the first layer's sums of both perspectives, updated on make and
 //!   restored from a stack on unmake; [`forward`]: the output from them.
-//!
-//! Activation: CReLU, `clamp(x, 0, QA)`. With it the output sum is `i16 x i16 -> i32`
-//! products summed in `i32` with a bound the loader checks once ([`network`]); SCReLU's
-//! squares need either a smaller `QA` or wider sums, and its reported gain is for larger
-//! nets on more data than this machine can make. The file names the activation, so
-//! SCReLU can come later as another value of it.
+//! - [`activation`]: CReLU or SCReLU, named in the file; [`buckets`]: the output layer
+//!   has one set of weights per bucket, chosen by the number of pieces on the board.
 //!
 //! `docs/nnue.md` gives the file layout and the quantisation.
 
 pub mod accumulator;
+pub mod activation;
+pub mod buckets;
 pub mod embedded;
 pub mod features;
 pub mod file;
@@ -24,11 +23,13 @@ pub mod forward;
 pub mod network;
 
 pub use accumulator::{Accumulators, Incremental};
+pub use activation::Activation;
+pub use buckets::{output_bucket, MAX_BUCKETS};
 pub use features::{feature_index, FEATURES};
 pub use file::{NetError, NET_MAGIC, NET_VERSION};
-pub use network::Network;
+pub use network::{Network, NetworkParts};
 
-/// First-layer quantisation: weights and biases times `QA`; CReLU clips at `QA`.
+/// First-layer quantisation: weights and biases times `QA`; the activations clip at `QA`.
 pub const QA: i32 = 255;
 /// Output-layer quantisation: weights times `QB`, the output bias times `QA * QB`.
 pub const QB: i32 = 64;
