@@ -23,6 +23,7 @@ const STYLE: &str = "<style>\
     table.list{border-collapse:collapse;width:100%;font-size:13.5px}\
     table.list th,table.list td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}\
     table.list td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
+    table.list th.n{text-align:right}\
     .filters a{margin-right:10px}\
     #live-run .kpi .value{white-space:normal}\
     table.list th,table.list td{overflow-wrap:normal;word-break:keep-all}\

@@ -43,8 +43,9 @@ pub(crate) fn standing(state: &State) -> String {
 
 fn steps_table(id: &str, state: &State) -> String {
     let mut t = String::from(
-        "<table class=\"list\" id=\"steps\"><thead><tr><th>Step</th><th>Build</th><th>Games</th>\
-         <th>Elo</th><th>LLR</th><th>Verdict</th><th>Run</th></tr></thead><tbody>",
+        "<table class=\"list\" id=\"steps\"><thead><tr><th class=\"n\">Step</th><th>Build</th>\
+         <th class=\"n\">Games</th><th class=\"n\">Elo</th><th class=\"n\">LLR</th><th>Verdict</th>\
+         <th>Run</th></tr></thead><tbody>",
     );
     for s in &state.steps {
         let build = state
@@ -86,7 +87,7 @@ fn steps_table(id: &str, state: &State) -> String {
 fn builds_table(state: &State) -> String {
     let culprit = state.outcome.as_ref().and_then(|o| o.first_bad);
     let mut t = String::from(
-        "<table class=\"list\" id=\"builds\"><thead><tr><th>Build</th><th>Commit</th>\
+        "<table class=\"list\" id=\"builds\"><thead><tr><th class=\"n\">Build</th><th>Commit</th>\
          <th>Subject</th><th></th></tr></thead><tbody>",
     );
     for (i, b) in state.builds.iter().enumerate() {
