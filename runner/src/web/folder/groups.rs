@@ -59,9 +59,11 @@ pub(crate) fn groups(root: &Path) -> Vec<(String, Kind)> {
     out
 }
 
-fn find(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, Kind)>) {
+/// The folders in `dir` a listing looks into, by name: visible ones (not `.git` and the
+/// like) whose names are text, sorted; none when `dir` cannot be read.
+pub(crate) fn sub_folders(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+        return Vec::new();
     };
     let mut names: Vec<String> = entries
         .filter_map(Result::ok)
@@ -70,7 +72,11 @@ fn find(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, Kind)>) {
         .filter(|n| !n.starts_with('.'))
         .collect();
     names.sort();
-    for name in names {
+    names
+}
+
+fn find(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, Kind)>) {
+    for name in sub_folders(dir) {
         let id = format!("{prefix}{name}");
         let path = dir.join(&name);
         match kind_of(&path) {

@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::super::error::WebError;
-use super::groups::{kind_of, Kind};
+use super::groups::{kind_of, sub_folders, Kind};
 use super::watched::Watched;
 use crate::plain_file;
 use crate::store::folder::TUNE_RUN;
@@ -167,17 +167,7 @@ pub(crate) fn is_tune(dir: &Path) -> bool {
 }
 
 fn find(dir: &Path, prefix: &str, depth: usize, ids: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    names.sort();
-    for name in names {
+    for name in sub_folders(dir) {
         let id = format!("{prefix}{name}");
         let path = dir.join(&name);
         if holds_run(&path) {
